@@ -1,0 +1,2 @@
+"""pbem: play-by-email adjudicator for tabletop wargames."""
+__version__ = "0.1.0"

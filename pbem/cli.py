@@ -1,0 +1,344 @@
+"""The `pbem` command: parse arguments, call the library, print what happened. Nothing else."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from . import __version__
+from .core import chance, signing, yamlio
+from .core.errors import PbemError
+
+Handler = Callable[[argparse.Namespace], int]
+REFEREE_KEY_NOTE = "referee-key"
+
+
+def _load_key(path: str) -> signing.SigningKey:
+    return signing.load_signing_key(Path(path))
+
+
+def _read_public(value: str) -> str:
+    """A public key given inline (`ssh-ed25519 AAAA...`) or as a path to a .pub file."""
+    text = value if value.startswith("ssh-ed25519 ") else Path(value).read_text(encoding="utf-8")
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    signing.parse_public_key(line)
+    return line
+
+
+# --- keys and signatures ---------------------------------------------------------------------------
+
+
+def cmd_keygen(args: argparse.Namespace) -> int:
+    private, public = signing.write_keypair(args.name, Path(args.out))
+    print(f"wrote {private} (keep it secret) and {public}")
+    return 0
+
+
+def _namespace_for(data: bytes, path: str) -> tuple[str, str]:
+    doc = yamlio.load_bytes(data, path).data
+    if not isinstance(doc, dict) or "game" not in doc or "kind" not in doc:
+        raise PbemError(f"{path}: not a pbem file (needs `kind` and `game`)")
+    kind = "orders" if doc["kind"] in ("orders", "decision-reply") else "turn"
+    return signing.namespace(kind, str(doc["game"])), str(doc["kind"])  # type: ignore[arg-type]
+
+
+def cmd_sign(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    data = path.read_bytes()
+    if args.armor:
+        data = signing.canonical_text(data)
+    namespace, _ = _namespace_for(data, str(path))
+    signature = signing.sign(data, _load_key(args.key), namespace)
+    if args.armor:
+        text = signing.armor(data, signature, name=path.name)
+        if args.out:
+            Path(args.out).write_text(text, encoding="utf-8")
+            print(f"wrote {args.out}")
+        else:
+            sys.stdout.write(text)
+        return 0
+    out = Path(args.out) if args.out else path.with_name(path.name + ".sig")
+    out.write_text(signature, encoding="utf-8")
+    print(f"wrote {out} ({namespace})")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .core.game import load_game
+
+    game = load_game(args.game)
+    path = Path(args.file)
+    data = path.read_bytes()
+    namespace, kind = _namespace_for(data, str(path))
+    allowed = game.side_keys if namespace == game.orders_namespace() else {"referee": game.referee_key}
+    sig_path = Path(args.sig) if args.sig else path.with_name(path.name + ".sig")
+    signer = signing.verify(data, sig_path.read_text(encoding="utf-8"), namespace, allowed, file=str(path))
+    print(f"OK: {path} ({kind}) is signed by {signer} for {namespace}")
+    return 0
+
+
+# --- the referee's commands -------------------------------------------------------------------------
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from .core.archive import Archive
+    from .core.game import DEFAULT_CHAIN_LENGTH, new_game
+
+    sides: dict[str, str] = {}
+    for item in args.side:
+        name, sep, key = item.partition("=")
+        if not sep:
+            raise PbemError(f"--side {item!r}: write SIDE=PUBKEY (a .pub file or an ssh-ed25519 line)")
+        sides[name] = _read_public(key)
+    key = _load_key(args.referee_key)
+    game = new_game(args.scenario, args.game, key, sides, args.dir,
+                    chain_length=args.chain_length or DEFAULT_CHAIN_LENGTH)
+    Archive(args.dir).write_secret_note(REFEREE_KEY_NOTE, str(Path(args.referee_key).resolve()))
+    print(f"game {game.id} created in {args.dir}: {', '.join(game.sides)}; send each side "
+          f"game.yaml(.sig) and views/0000/SIDE.yaml(.sig)")
+    return 0
+
+
+def _referee_key(args: argparse.Namespace) -> signing.SigningKey:
+    from .core.archive import Archive
+
+    path = args.key or Archive(args.game_dir).read_secret_note(REFEREE_KEY_NOTE)
+    if not path:
+        raise PbemError("no referee key: pass --key KEY")
+    return _load_key(path)
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from .core.status import status
+
+    print(status(args.game_dir))
+    return 0
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    from .core.intake import submit
+
+    result = submit(args.game_dir, args.file, args.sig)
+    for receipt in result.receipts:
+        print(receipt)
+    for error in result.errors:
+        print(f"rejected: {error}", file=sys.stderr)
+    return 1 if result.errors else 0
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    from .core.adjudicator import adjudicate
+
+    report = adjudicate(args.game_dir, _referee_key(args), missing_none=args.missing == "none")
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(report.message)
+    for file in report.files:
+        print(f"  {file}")
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from .core.audit import audit
+
+    found = audit(args.game_dir)
+    if not found:
+        print(f"OK: {args.game_dir}")
+        return 0
+    for item in found:
+        print(item)
+    print(f"{len(found)} discrepancies", file=sys.stderr)
+    return 1
+
+
+# --- the players' commands --------------------------------------------------------------------------
+
+
+def cmd_orders(args: argparse.Namespace) -> int:
+    from .core.players import orders_template, read_view
+
+    text = orders_template(read_view(args.view))
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .core.players import check_orders, read_view
+
+    problems = check_orders(read_view(args.view), args.orders)
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print(f"OK: {args.orders} passes every check its view allows")
+    return 1 if problems else 0
+
+
+def cmd_decide(args: argparse.Namespace) -> int:
+    from .core.players import parse_answer, reply_document
+
+    path = Path(args.request)
+    data = path.read_bytes()
+    request = yamlio.load_bytes(data, str(path)).data
+    reply = reply_document(request, data, parse_answer(args.answer))
+    text = yamlio.dump(reply).encode("utf-8")
+    out = Path(args.out) if args.out else path.with_name(path.name.replace("request", "reply"))
+    if out == path:
+        out = path.with_name("reply-" + path.name)
+    out.write_bytes(text)
+    signature = signing.sign(text, _load_key(args.key), signing.namespace("orders", request["game"]))
+    out.with_name(out.name + ".sig").write_text(signature, encoding="utf-8")
+    print(f"wrote {out} and {out}.sig: submit them to the referee")
+    return 0
+
+
+def cmd_verify_view(args: argparse.Namespace) -> int:
+    from .core.audit import verify_views
+
+    found = verify_views(args.views, args.game)
+    for item in found:
+        print(item)
+    if not found:
+        print(f"OK: {len(args.views)} view(s) verified")
+    return 1 if found else 0
+
+
+# --- reference ----------------------------------------------------------------------------------------
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .core.ruleset import get
+    from .core.schemafiles import schema_for
+
+    ruleset = get(args.ruleset) if args.ruleset else None
+    print(json.dumps(schema_for(args.kind, ruleset), indent=2))
+    return 0
+
+
+def cmd_case(args: argparse.Namespace) -> int:
+    from .core.cases import run_case_file
+
+    failures = 0
+    for file in args.files:
+        outcome = run_case_file(file)
+        print(outcome)
+        failures += 0 if outcome.passed else 1
+    print(f"{len(args.files) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import play_demo
+
+    return play_demo(args.ruleset, Path(args.scenario) if args.scenario else None, Path(args.dir),
+                     chain_length=args.chain_length or 1024)
+
+
+# --- the parser ---------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator: signed orders, committed "
+                                     "dice, fog-of-war views, full audit.")
+    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = command("keygen", cmd_keygen, "write an OpenSSH ed25519 key pair (as ssh-keygen -t ed25519 does)")
+    p.add_argument("name")
+    p.add_argument("--out", default=".")
+
+    p = command("new", cmd_new, "start a game: signed game.yaml, seed-chain anchor, every side's view 0")
+    p.add_argument("scenario")
+    p.add_argument("--game", required=True)
+    p.add_argument("--referee-key", required=True)
+    p.add_argument("--side", action="append", default=[], metavar="SIDE=PUBKEY")
+    p.add_argument("--dir", required=True)
+    p.add_argument("--chain-length", type=int)
+
+    p = command("status", cmd_status, "the seq and phase awaited, who owes orders, what is in")
+    p.add_argument("game_dir")
+
+    p = command("orders", cmd_orders, "an orders template for the next phase, from your latest view")
+    p.add_argument("view")
+    p.add_argument("--out")
+
+    p = command("sign", cmd_sign, "sign a pbem file (FILE.sig, or the armored form with --armor)")
+    p.add_argument("file")
+    p.add_argument("--key", required=True)
+    p.add_argument("--armor", action="store_true")
+    p.add_argument("--out")
+
+    p = command("verify", cmd_verify, "check a file's signature against a game's keys")
+    p.add_argument("file")
+    p.add_argument("--game", required=True, help="the game directory (or one holding game.yaml)")
+    p.add_argument("--sig")
+
+    p = command("check", cmd_check, "pre-check your orders against your view before sending them")
+    p.add_argument("view")
+    p.add_argument("orders")
+
+    p = command("submit", cmd_submit, "the referee's intake: a detached pair, an armored file or a mail text")
+    p.add_argument("game_dir")
+    p.add_argument("file")
+    p.add_argument("sig", nargs="?")
+
+    p = command("adjudicate", cmd_adjudicate, "resolve the next adjudication and write the turn and views")
+    p.add_argument("game_dir")
+    p.add_argument("--missing", choices=["none"], help="treat sides that sent nothing as giving no orders")
+    p.add_argument("--key", help="the referee's private key (default: the one given to `pbem new`)")
+
+    p = command("decide", cmd_decide, "answer a decision request with a signed reply")
+    p.add_argument("request")
+    p.add_argument("--answer", required=True)
+    p.add_argument("--key", required=True)
+    p.add_argument("--out")
+
+    p = command("audit", cmd_audit, "re-check and replay a whole game archive")
+    p.add_argument("game_dir")
+
+    p = command("verify-view", cmd_verify_view, "check your own views: signatures, chains, seeds and rolls")
+    p.add_argument("views", nargs="+")
+    p.add_argument("--game", required=True, help="game.yaml (with game.yaml.sig beside it)")
+
+    p = command("schema", cmd_schema, "print the JSON Schema of a file kind")
+    p.add_argument("kind")
+    p.add_argument("--ruleset")
+
+    p = command("case", cmd_case, "run adjudicator test case files")
+    p.add_argument("action", choices=["run"])
+    p.add_argument("files", nargs="+")
+
+    p = command("demo", cmd_demo, "play a complete game with bots on every side, then audit it")
+    p.add_argument("--ruleset", required=True)
+    p.add_argument("--scenario")
+    p.add_argument("--dir", required=True)
+    p.add_argument("--chain-length", type=int)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except PbemError as error:
+        print(f"pbem {args.command}: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"pbem {args.command}: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Game-agnostic core: files, keys, chance, archive, adjudication, views, audit."""

@@ -1,0 +1,318 @@
+"""Adjudication k: accepted orders in, resolution, turn file and views out (PROTOCOL.md §4).
+
+`resolve_adjudication` is the pure part, shared with the audit's replay: given the previous
+state, the orders, the seed and the decision answers, it always gives the same rolls, events
+and state. `adjudicate` wraps it with the archive: it reads, runs, and writes atomically.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from . import chance, signing, yamlio
+from .archive import Archive, commit_folder, seq_dir, view_rel
+from .errors import ArchiveError, OrdersError, PbemError, Problem
+from .game import WARN_FRACTION_PERCENT, Game, chain_secret, load_game
+from .game import next_block
+from .position import Position, current_position
+from .ruleset import STANDING_KEY, DecisionNeeded, DecisionRequest, Decisions, Ruleset, State, Submission
+from .views import turn_view
+
+MAX_PHASES_PER_ADJUDICATION = 10_000
+
+
+@dataclass(frozen=True)
+class AcceptedOrders:
+    """The newest valid orders file of one side for one seq."""
+
+    side: str
+    rel: str
+    data: bytes
+    entropy: str
+    orders: list[Any]
+    standing: dict[str, Any]
+
+    @property
+    def hash(self) -> str:
+        return chance.file_hash(self.data)
+
+
+@dataclass
+class Outcome:
+    """What one run of resolution produced (complete, or stopped on a decision)."""
+
+    phase_seed: bytes
+    state: State
+    phases: list[str]
+    events: list[dict[str, Any]]
+    rolls: list[dict[str, Any]]
+    asked: list[DecisionRequest]
+    pending: DecisionRequest | None = None
+
+
+def plain_copy(value: Any, where: str = "state") -> Any:
+    """A deep copy that also proves the value is plain data: no floats, tuples, sets or odd keys."""
+    stack = [(value, where)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, float):
+            raise PbemError(f"{path}: floats are not allowed in states, orders or events (PROTOCOL.md §1)")
+        if isinstance(item, dict):
+            for key, sub in item.items():
+                if not isinstance(key, str):
+                    raise PbemError(f"{path}: key {key!r} is not a string")
+                stack.append((sub, f"{path}.{key}"))
+        elif isinstance(item, list):
+            stack.extend((sub, f"{path}[{i}]") for i, sub in enumerate(item))
+        elif not (item is None or isinstance(item, (str, int, bool))):
+            raise PbemError(f"{path}: {type(item).__name__} is not plain data")
+    return json.loads(chance.canonical_json(value))
+
+
+def side_inputs(sides: Sequence[str], accepted: Mapping[str, AcceptedOrders]) -> list[chance.SideInput]:
+    inputs = []
+    for side in sides:
+        orders = accepted.get(side)
+        if orders is None:
+            inputs.append(chance.SideInput(side))
+        else:
+            inputs.append(chance.SideInput(side, bytes.fromhex(orders.entropy), chance.parse_hash(orders.hash)))
+    return inputs
+
+
+def resolve_adjudication(ruleset: Ruleset, game_id: str, sides: Sequence[str], seq: int, state: State,
+                         previous_hash: str, seed: bytes, accepted: Mapping[str, AcceptedOrders],
+                         answers: Mapping[int, Any]) -> Outcome:
+    """Run phases from `state` until one awaits orders, the game ends, or a decision is needed."""
+    phase_seed = chance.phase_seed(game_id, seq, seed, chance.parse_hash(previous_hash), side_inputs(sides, accepted))
+    dice = chance.Dice(phase_seed)
+    decisions = Decisions(answers)
+    state = plain_copy(state)
+    standing = state.setdefault(STANDING_KEY, {})
+    for side, orders in accepted.items():
+        standing.setdefault(side, {}).update(orders.standing)
+    submissions: dict[str, Submission | None] = {
+        side: Submission(side, plain_copy(accepted[side].orders, "orders"), dict(accepted[side].standing))
+        if side in accepted else None
+        for side in sides
+    }
+    phases: list[str] = []
+    events: list[dict[str, Any]] = []
+    pending = None
+    while ruleset.result(state) is None:
+        if phases and ruleset.awaiting(state):
+            break
+        if len(phases) >= MAX_PHASES_PER_ADJUDICATION:
+            raise PbemError(f"{ruleset.id}: more than {MAX_PHASES_PER_ADJUDICATION} automatic phases in a row")
+        phase = ruleset.phase(state)
+        try:
+            resolution = ruleset.resolve(plain_copy(state), submissions, dice, decisions)
+        except DecisionNeeded as need:
+            pending = need.request
+            break
+        phases.append(phase)
+        events.extend(plain_copy(resolution.events, "events"))
+        state = plain_copy(resolution.state)
+        submissions = {side: None for side in sides}
+    return Outcome(phase_seed, state, phases, events, [r.record() for r in dice.rolls], decisions.asked, pending)
+
+
+# --- the archive side ------------------------------------------------------------------------------
+
+
+def load_accepted(archive: Archive, game: Game, rel: str) -> AcceptedOrders:
+    """An orders file from the archive, signature re-checked."""
+    stored = archive.read_signed(rel)
+    side = signing.verify(stored.data, stored.signature, game.orders_namespace(), game.side_keys, file=rel)
+    doc = yamlio.load_bytes(stored.data, rel).data
+    if doc.get("side") != side:
+        raise ArchiveError(f"{rel}: names side {doc.get('side')!r} but is signed by {side!r}")
+    return AcceptedOrders(side, rel, stored.data, doc["entropy"], doc["orders"], dict(doc.get("standing") or {}))
+
+
+def newest_orders(archive: Archive, game: Game, seq: int) -> dict[str, AcceptedOrders]:
+    newest: dict[str, str] = {}
+    for side, _, rel in archive.orders_files(seq):
+        newest[side] = rel
+    return {side: load_accepted(archive, game, rel) for side, rel in newest.items()}
+
+
+@dataclass(frozen=True)
+class DecisionFile:
+    index: int
+    side: str
+    request_rel: str
+    request_hash: str
+    reply_rel: str | None
+    reply_hash: str | None
+    answer: Any
+
+
+def decision_files(archive: Archive, game: Game, seq: int) -> dict[int, DecisionFile]:
+    """Requests of one adjudication and the newest reply to each (signatures re-checked)."""
+    found: dict[int, DecisionFile] = {}
+    for index, rel in archive.decision_requests(seq):
+        stored = archive.read_signed(rel)
+        signing.verify(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key}, file=rel)
+        request = yamlio.load_bytes(stored.data, rel).data
+        found[index] = DecisionFile(index, request["side"], rel, chance.file_hash(stored.data), None, None, None)
+    for index, _, rel in archive.decision_replies(seq):
+        stored = archive.read_signed(rel)
+        side = signing.verify(stored.data, stored.signature, game.orders_namespace(), game.side_keys, file=rel)
+        reply = yamlio.load_bytes(stored.data, rel).data
+        known = found.get(index)
+        if known is None or known.side != side or reply["request"] != known.request_hash:
+            raise ArchiveError(f"{rel}: a reply that matches no request of adjudication {seq}")
+        found[index] = DecisionFile(index, side, known.request_rel, known.request_hash, rel,
+                                    chance.file_hash(stored.data), reply["answer"])
+    return found
+
+
+def request_document(game: Game, seq: int, previous_hash: str, request: DecisionRequest) -> dict[str, Any]:
+    return {
+        "pbem": 1,
+        "kind": "decision-request",
+        "game": game.id,
+        "seq": seq,
+        "side": request.side,
+        "index": request.index,
+        "topic": request.topic,
+        "section": request.section,
+        "question": request.question,
+        "options": request.options,
+        "master_previous": previous_hash,
+    }
+
+
+def request_rel(seq: int, index: int) -> str:
+    return f"decisions/{seq_dir(seq)}/request-{index:03d}.yaml"
+
+
+def turn_document(game: Game, seq: int, previous_hash: str, outcome: Outcome, accepted: Mapping[str, AcceptedOrders],
+                  awaited: Sequence[str], decisions: Mapping[int, DecisionFile], ruleset: Ruleset) -> dict[str, Any]:
+    orders = []
+    for side in game.sides:
+        if side in accepted:
+            item = accepted[side]
+            orders.append({"side": side, "status": "submitted", "file": item.rel, "hash": item.hash,
+                           "entropy": item.entropy})
+        else:
+            orders.append({"side": side, "status": "missing" if side in awaited else "not-awaited"})
+    used = []
+    for request in outcome.asked:
+        record = decisions[request.index]
+        used.append({"index": record.index, "side": record.side, "request": record.request_rel,
+                     "request_hash": record.request_hash, "reply": record.reply_rel, "reply_hash": record.reply_hash})
+    return {
+        "pbem": 1,
+        "kind": "turn",
+        "game": game.id,
+        "seq": seq,
+        "previous": previous_hash,
+        "phases": outcome.phases,
+        "orders": orders,
+        "decisions": used,
+        "dice": {"seed": "", "phase_seed": outcome.phase_seed.hex(), "rolls": outcome.rolls},
+        "events": outcome.events,
+        "state": outcome.state,
+        "state_sha256": chance.state_hash(outcome.state),
+        "next": next_block(ruleset, outcome.state),
+    }
+
+
+def render_views(ruleset: Ruleset, game: Game, turn: Mapping[str, Any], turn_bytes: bytes,
+                 previous_views: Mapping[str, str]) -> dict[str, bytes]:
+    """Every side's view k as file bytes (pure: the audit rebuilds them the same way)."""
+    turn_hash = chance.file_hash(turn_bytes)
+    return {
+        side: yamlio.dump(turn_view(ruleset, turn, turn_hash, side, previous_views[side])).encode("utf-8")
+        for side in game.sides
+    }
+
+
+@dataclass(frozen=True)
+class AdjudicationReport:
+    """What `pbem adjudicate` did: a turn committed, or a decision awaited."""
+
+    seq: int
+    committed: bool
+    message: str
+    files: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+def adjudicate(game_dir: str | Path, referee_key: signing.SigningKey, *,
+               missing_none: bool = False) -> AdjudicationReport:
+    """Resolve the next adjudication if everything it needs is in; write its files."""
+    archive = Archive(game_dir)
+    archive.require()
+    with archive.locked():
+        game = load_game(game_dir)
+        _check_referee_key(game, referee_key)
+        return _adjudicate_locked(archive, game, current_position(game), referee_key, missing_none)
+
+
+def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee: signing.SigningKey,
+                       missing_none: bool) -> AdjudicationReport:
+    ruleset = game.ruleset
+    seq = position.next_seq
+    if position.over():
+        raise PbemError(f"the game is over ({position.next()['result']}); nothing to adjudicate")
+    if seq > game.chain_length:
+        raise PbemError(f"the seed chain has {game.chain_length} links and all are used; the game cannot go on")
+    warnings = []
+    if seq * 100 >= game.chain_length * WARN_FRACTION_PERCENT:
+        warnings.append(f"seed chain {seq} of {game.chain_length} used: start a continuation game soon")
+    awaited = position.awaiting()
+    accepted = {side: item for side, item in newest_orders(archive, game, seq).items() if side in awaited}
+    decisions = decision_files(archive, game, seq)
+    missing = [side for side in awaited if side not in accepted]
+    if missing and not missing_none and not decisions:
+        raise OrdersError(Problem(f"waiting for orders from {', '.join(missing)} for seq {seq}",
+                                  legal="wait, or run with --missing none to resolve without them"))
+    secret = chain_secret(game)
+    seed = chance.chain_seed(game.id, secret, game.chain_length, seq)
+    answers = {index: record.answer for index, record in decisions.items() if record.reply_rel is not None}
+    outcome = resolve_adjudication(ruleset, game.id, game.sides, seq, position.state, position.previous_hash, seed,
+                                   accepted, answers)
+    if outcome.pending is not None:
+        return _await_decision(archive, game, seq, position.previous_hash, outcome.pending, decisions, referee,
+                               warnings)
+    turn = turn_document(game, seq, position.previous_hash, outcome, accepted, awaited, decisions, ruleset)
+    turn["dice"]["seed"] = seed.hex()
+    turn_bytes = yamlio.dump(turn).encode("utf-8")
+    previous_views = {side: chance.file_hash(archive.read(view_rel(seq - 1, side))) for side in game.sides}
+    views = render_views(ruleset, game, turn, turn_bytes, previous_views)
+    files = {"turn.yaml": turn_bytes, "turn.yaml.sig": signing.sign(turn_bytes, referee, game.turn_namespace()).encode()}
+    for side, data in views.items():
+        files[f"{side}.yaml"] = data
+        files[f"{side}.yaml.sig"] = signing.sign(data, referee, game.turn_namespace()).encode()
+    commit_folder(archive.path(f"turns/{seq_dir(seq)}"), files)
+    written = tuple(f"turns/{seq_dir(seq)}/{name}" for name in files if not name.endswith(".sig"))
+    return AdjudicationReport(seq, True, f"adjudication {seq} done: {', '.join(outcome.phases) or 'no phase'}",
+                              written, tuple(warnings))
+
+
+def _await_decision(archive: Archive, game: Game, seq: int, previous_hash: str, request: DecisionRequest,
+                    known: Mapping[int, DecisionFile], referee: signing.SigningKey,
+                    warnings: list[str]) -> AdjudicationReport:
+    rel = request_rel(seq, request.index)
+    data = yamlio.dump(request_document(game, seq, previous_hash, request)).encode("utf-8")
+    if request.index in known:
+        if archive.read(rel) != data:
+            raise ArchiveError(f"{rel}: differs from the request this adjudication asks now; the archive "
+                               "or the ruleset changed")
+    else:
+        archive.write_signed_rel(rel, data, signing.sign(data, referee, game.turn_namespace()))
+    return AdjudicationReport(seq, False, f"adjudication {seq} waits for a decision from {request.side} "
+                                          f"({request.topic}, rule {request.section}): send them {rel}",
+                              (rel,), tuple(warnings))
+
+
+def _check_referee_key(game: Game, key: signing.SigningKey) -> signing.SigningKey:
+    if key.public_line.split()[:2] != game.referee_key.split()[:2]:
+        raise PbemError("the referee key given is not the one game.yaml names")
+    return key

@@ -1,0 +1,271 @@
+"""The game directory: where every file of a game lives, written append-only and atomically.
+
+Layout (seq k as four digits, NNNN):
+
+    game.yaml, game.yaml.sig          genesis, referee-signed
+    scenario.yaml                     the scenario, hashed in game.yaml
+    .referee/chain-secret             s_L (mode 0600, never copied anywhere)
+    .referee/lock                     serialises referee commands
+    views/0000/<side>.yaml(.sig)      the starting view of each side
+    orders/NNNN/<side>-<n>.yaml(.sig) every accepted orders file, n counting arrivals
+    decisions/NNNN/request-<j>.yaml(.sig)      requests, j the decision index
+    decisions/NNNN/reply-<j>-<n>.yaml(.sig)    replies, n counting arrivals
+    turns/NNNN/turn.yaml(.sig)        the master record of adjudication k
+    turns/NNNN/<side>.yaml(.sig)      that side's view k
+
+A signed pair is written signature first, so a file never stands without its signature; an
+orphaned `.sig` left by a crash is ignored and later overwritten. A turn (master plus every
+view) is written into a temporary folder and renamed into place in one step, so either all of
+it exists or none of it does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from .errors import ArchiveError
+
+SECRET_DIR = ".referee"
+SECRET_FILE = "chain-secret"
+LOCK_FILE = "lock"
+TMP_PREFIX = ".tmp-"
+LOCK_WAIT_SECONDS = 60
+
+
+def seq_dir(seq: int) -> str:
+    return f"{seq:04d}"
+
+
+def turn_rel(seq: int) -> str:
+    return f"turns/{seq_dir(seq)}/turn.yaml"
+
+
+def view_rel(seq: int, side: str) -> str:
+    """Where view `seq` of a side lives; view 0 is written with the game file."""
+    if seq == 0:
+        return f"views/0000/{side}.yaml"
+    return f"turns/{seq_dir(seq)}/{side}.yaml"
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write to a temporary file beside `path`, flush it to disk, rename it over `path`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, dir=path.parent)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(path.parent)
+
+
+def write_signed(path: Path, data: bytes, signature: str) -> None:
+    """A file and its detached signature: the signature lands first."""
+    atomic_write(path.with_name(path.name + ".sig"), signature.encode("utf-8"))
+    atomic_write(path, data)
+
+
+def commit_folder(final: Path, files: Mapping[str, bytes]) -> None:
+    """Create `final` with exactly these files, all at once, or not at all."""
+    if final.exists():
+        raise ArchiveError(f"{final} already exists; the archive only grows")
+    final.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=final.parent))
+    try:
+        for name, data in files.items():
+            with open(staging / name, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        fsync_dir(staging)
+        os.rename(staging, final)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    fsync_dir(final.parent)
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    """One signed file in the archive, with its path relative to the game dir."""
+
+    rel: str
+    data: bytes
+    signature: str
+
+
+class Archive:
+    """Read and append the files of one game directory."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root)
+
+    # --- paths ----------------------------------------------------------------------------------
+    def path(self, rel: str) -> Path:
+        return self.root / rel
+
+    @property
+    def game_file(self) -> Path:
+        return self.root / "game.yaml"
+
+    def exists(self) -> bool:
+        return self.game_file.is_file()
+
+    def require(self) -> None:
+        if not self.exists():
+            raise ArchiveError(f"{self.root} is not a game directory (no game.yaml)")
+
+    # --- reading --------------------------------------------------------------------------------
+    def read(self, rel: str) -> bytes:
+        try:
+            return self.path(rel).read_bytes()
+        except FileNotFoundError:
+            raise ArchiveError(f"{rel}: missing from {self.root}") from None
+
+    def read_signed(self, rel: str) -> StoredFile:
+        data = self.read(rel)
+        try:
+            signature = self.path(rel + ".sig").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ArchiveError(f"{rel}.sig: missing from {self.root}") from None
+        except UnicodeDecodeError:
+            raise ArchiveError(f"{rel}.sig: not text") from None
+        return StoredFile(rel, data, signature)
+
+    def turn_seqs(self) -> list[int]:
+        """Committed adjudications, in order."""
+        return self._numbered_dirs("turns")
+
+    def latest_seq(self) -> int:
+        seqs = self.turn_seqs()
+        return seqs[-1] if seqs else 0
+
+    def _numbered_dirs(self, top: str) -> list[int]:
+        base = self.root / top
+        if not base.is_dir():
+            return []
+        return sorted(int(p.name) for p in base.iterdir() if p.is_dir() and re.fullmatch(r"\d{4}", p.name))
+
+    def _numbered_files(self, folder: str, pattern: str) -> list[tuple[tuple[int, ...], str]]:
+        """Files under `folder` whose name matches `pattern` (groups are ints) and have a signature."""
+        base = self.root / folder
+        if not base.is_dir():
+            return []
+        found = []
+        for entry in base.iterdir():
+            match = re.fullmatch(pattern, entry.name)
+            if match and entry.is_file() and entry.with_name(entry.name + ".sig").is_file():
+                key = tuple(int(g) if g.isdigit() else g for g in match.groups())
+                found.append((key, f"{folder}/{entry.name}"))
+        return sorted(found)
+
+    def orders_files(self, seq: int) -> list[tuple[str, int, str]]:
+        """(side, arrival number, rel path) of every accepted orders file for seq, in arrival order."""
+        rows = self._numbered_files(f"orders/{seq_dir(seq)}", r"([a-z0-9][a-z0-9-]*)-(\d{4})\.yaml")
+        return sorted(((str(k[0]), int(k[1]), rel) for k, rel in rows), key=lambda r: (r[1], r[0]))
+
+    def decision_requests(self, seq: int) -> list[tuple[int, str]]:
+        rows = self._numbered_files(f"decisions/{seq_dir(seq)}", r"request-(\d{3})\.yaml")
+        return [(int(k[0]), rel) for k, rel in rows]
+
+    def decision_replies(self, seq: int) -> list[tuple[int, int, str]]:
+        rows = self._numbered_files(f"decisions/{seq_dir(seq)}", r"reply-(\d{3})-(\d{4})\.yaml")
+        return [(int(k[0]), int(k[1]), rel) for k, rel in rows]
+
+    def next_arrival(self, seq: int) -> int:
+        """The arrival number for the next orders file or reply of this seq."""
+        numbers = [n for _, n, _ in self.orders_files(seq)] + [n for _, n, _ in self.decision_replies(seq)]
+        return max(numbers, default=0) + 1
+
+    # --- writing --------------------------------------------------------------------------------
+    def atomic_write_plain(self, rel: str, data: bytes) -> None:
+        atomic_write(self.path(rel), data)
+
+    def write_signed_rel(self, rel: str, data: bytes, signature: str) -> None:
+        write_signed(self.path(rel), data, signature)
+
+    # --- the secret -----------------------------------------------------------------------------
+    def write_secret(self, secret_hex: str) -> None:
+        folder = self.root / SECRET_DIR
+        folder.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(folder, 0o700)
+        atomic_write(folder / SECRET_FILE, (secret_hex + "\n").encode("ascii"), mode=0o600)
+
+    def read_secret(self) -> str:
+        path = self.root / SECRET_DIR / SECRET_FILE
+        try:
+            if path.stat().st_mode & 0o077:
+                raise ArchiveError(f"{path}: readable by others; run chmod 600 on it")
+            return path.read_text(encoding="ascii").strip()
+        except FileNotFoundError:
+            raise ArchiveError(f"{path}: the seed-chain secret is missing; only the referee's copy of "
+                               "the game can adjudicate") from None
+
+    def write_secret_note(self, name: str, text: str) -> None:
+        """A private note for the referee's tools (such as where the referee key lives)."""
+        atomic_write(self.root / SECRET_DIR / name, (text + "\n").encode("utf-8"), mode=0o600)
+
+    def read_secret_note(self, name: str) -> str | None:
+        path = self.root / SECRET_DIR / name
+        return path.read_text(encoding="utf-8").strip() if path.is_file() else None
+
+    # --- clean-up and locking -------------------------------------------------------------------
+    def sweep_temporaries(self) -> None:
+        """Remove what an interrupted write left behind (temporary files and folders)."""
+        for folder, dirs, files in os.walk(self.root):
+            for name in files:
+                if name.startswith(TMP_PREFIX):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(os.path.join(folder, name))
+            for name in list(dirs):
+                if name.startswith(TMP_PREFIX):
+                    shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
+                    dirs.remove(name)
+
+    @contextlib.contextmanager
+    def locked(self, wait_seconds: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+        """Hold the game's referee lock; wait for another command to finish, then give up."""
+        folder = self.root / SECRET_DIR
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            deadline = time.monotonic() + wait_seconds
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except OSError as exc:
+                    if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                        raise
+                    if time.monotonic() >= deadline:
+                        raise ArchiveError(f"{self.root}: another pbem command holds the game; try again "
+                                           "when it has finished") from None
+                    time.sleep(0.05)
+            self.sweep_temporaries()
+            yield
+        finally:
+            os.close(fd)

@@ -1,0 +1,394 @@
+"""`pbem audit` and `pbem verify-view` (PROTOCOL.md §5): re-check a game from its files alone.
+
+The audit never needs the referee's secret: every seed is revealed in its turn file. It checks
+every signature, both hash chains, the seed chain, every phase seed and roll, every order's
+envelope and legality, and replays each adjudication to the same rolls, events and state;
+views must equal the filter of their master, byte for byte.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from . import chance, schemas, signing, yamlio
+from .adjudicator import AcceptedOrders, render_views, request_document, request_rel, resolve_adjudication
+from .archive import Archive, turn_rel, view_rel
+from .errors import PbemError, format_path
+from .game import Game, initial_state, load_game, next_block
+from .orders import Expectation, orders_problems
+from .ruleset import Ruleset
+from .schemafiles import load_schema
+from .views import initial_view, recompute_phase_seed, view_state
+
+
+@dataclass(frozen=True)
+class Discrepancy:
+    file: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.field}: {self.message}"
+
+
+class Auditor:
+    """Walks one archive, collecting every discrepancy instead of stopping at the first."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.archive = Archive(root)
+        self.found: list[Discrepancy] = []
+
+    def note(self, file: str, field: str, message: str) -> None:
+        self.found.append(Discrepancy(file, field, message))
+
+    # --- helpers --------------------------------------------------------------------------------
+    def signed(self, rel: str, namespace: str, allowed: Mapping[str, str]) -> tuple[bytes, str] | None:
+        """The file's bytes and signer, or None (noted) if it is missing or its signature fails."""
+        try:
+            stored = self.archive.read_signed(rel)
+            signer = signing.verify(stored.data, stored.signature, namespace, allowed, file=rel)
+        except PbemError as error:
+            self.note(rel, "signature", str(error))
+            return None
+        return stored.data, signer
+
+    def parse(self, rel: str, data: bytes, kind: str) -> dict[str, Any] | None:
+        try:
+            doc = yamlio.load_bytes(data, rel)
+            schemas.validate(doc, load_schema(kind))
+        except PbemError as error:
+            self.note(rel, "content", str(error))
+            return None
+        result: dict[str, Any] = doc.data
+        return result
+
+    def same(self, rel: str, field: str, expected: Any, found: Any) -> bool:
+        if expected != found:
+            self.note(rel, field, f"expected {_short(expected)}, found {_short(found)}")
+            return False
+        return True
+
+    # --- the walk -------------------------------------------------------------------------------
+    def run(self) -> list[Discrepancy]:
+        try:
+            game = load_game(self.archive.root)
+        except PbemError as error:
+            self.note("game.yaml", "game", str(error))
+            return self.found
+        ruleset = game.ruleset
+        try:
+            state = initial_state(game)
+        except PbemError as error:
+            self.note("scenario.yaml", "scenario", str(error))
+            return self.found
+        self.check_initial_views(game, ruleset, state)
+        previous_hash = game.hash
+        for seq in self.archive.turn_seqs():
+            if seq != (self.archive.turn_seqs().index(seq) + 1):
+                self.note(turn_rel(seq), "seq", "turn folders are not numbered 1, 2, 3... without gaps")
+                break
+            checked = self.check_turn(game, ruleset, seq, state, previous_hash)
+            if checked is None:
+                break
+            state, previous_hash = checked
+        self.check_pending(game)
+        return self.found
+
+    def check_initial_views(self, game: Game, ruleset: Ruleset, state: dict[str, Any]) -> None:
+        for side in game.sides:
+            rel = view_rel(0, side)
+            got = self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
+            if got is None:
+                continue
+            expected = yamlio.dump(initial_view(ruleset, game.id, game.hash, side, state, next_block(ruleset, state)))
+            if got[0] != expected.encode("utf-8"):
+                self.note(rel, _first_difference(got[0], expected.encode()), "view 0 differs from the starting state's "
+                          "filter for this side")
+
+    def check_turn(self, game: Game, ruleset: Ruleset, seq: int, state: dict[str, Any],
+                   previous_hash: str) -> tuple[dict[str, Any], str] | None:
+        rel = turn_rel(seq)
+        got = self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
+        turn = self.parse(rel, got[0], "turn") if got else None
+        if got is None or turn is None:
+            return None
+        turn_bytes = got[0]
+        self.same(rel, "game", game.id, turn["game"])
+        self.same(rel, "seq", seq, turn["seq"])
+        self.same(rel, "previous", previous_hash, turn["previous"])
+        seed = self.check_seed(game, seq, turn, rel)
+        accepted = self.check_orders(game, ruleset, seq, turn, state, rel)
+        answers = self.check_decisions(game, seq, turn, previous_hash, rel)
+        if seed is not None and accepted is not None and answers is not None:
+            self.replay(game, ruleset, seq, turn, state, previous_hash, seed, accepted, answers, rel)
+        self.same(rel, "state_sha256", chance.state_hash(turn["state"]), turn["state_sha256"])
+        self.check_views(game, ruleset, seq, turn, turn_bytes)
+        return turn["state"], chance.file_hash(turn_bytes)
+
+    def check_seed(self, game: Game, seq: int, turn: Mapping[str, Any], rel: str) -> bytes | None:
+        try:
+            seed = chance.parse_hex32(turn["dice"]["seed"])
+        except ValueError as error:
+            self.note(rel, "dice.seed", str(error))
+            return None
+        previous = game.anchor if seq == 1 else self._seed_of(seq - 1)
+        if previous is not None and not chance.seed_follows(game.id, seed, previous):
+            self.note(rel, "dice.seed", f"s_{seq} does not hash to s_{seq - 1} (the seed chain is broken: "
+                                        "this seed was not committed in game.yaml)")
+            return None
+        return seed
+
+    def _seed_of(self, seq: int) -> bytes | None:
+        try:
+            data = self.archive.read(turn_rel(seq))
+            return bytes.fromhex(yamlio.load_bytes(data, turn_rel(seq)).data["dice"]["seed"])
+        except (PbemError, ValueError, KeyError, TypeError):
+            return None
+
+    def check_orders(self, game: Game, ruleset: Ruleset, seq: int, turn: Mapping[str, Any],
+                     state: dict[str, Any], rel: str) -> dict[str, AcceptedOrders] | None:
+        entries = turn["orders"]
+        if [entry["side"] for entry in entries] != game.sides:
+            self.note(rel, "orders", f"must list every side in game.yaml order ({', '.join(game.sides)})")
+            return None
+        awaited = [] if ruleset.result(state) is not None else ruleset.awaiting(state)
+        newest: dict[str, str] = {}
+        for side, _, file in self.archive.orders_files(seq):
+            newest[side] = file
+        accepted: dict[str, AcceptedOrders] = {}
+        ok = True
+        for index, entry in enumerate(entries):
+            side, field = entry["side"], f"orders[{index}]"
+            if entry["status"] != "submitted":
+                expected_status = "missing" if side in awaited else "not-awaited"
+                self.same(rel, field + ".status", expected_status, entry["status"])
+                if side in newest and side in awaited:
+                    self.note(rel, field, f"{side} submitted {newest[side]} but the turn treats it as missing")
+                continue
+            item = self.check_order_file(game, ruleset, seq, entry, state, awaited, rel, field)
+            if item is None:
+                ok = False
+                continue
+            if newest.get(side) != entry["file"]:
+                self.note(rel, field + ".file", f"{entry['file']} is not {side}'s newest accepted orders "
+                                                f"({newest.get(side)})")
+            accepted[side] = item
+        return accepted if ok else None
+
+    def check_order_file(self, game: Game, ruleset: Ruleset, seq: int, entry: Mapping[str, Any],
+                         state: dict[str, Any], awaited: Sequence[str], rel: str, field: str) -> AcceptedOrders | None:
+        file = entry.get("file", "")
+        if not file.startswith("orders/"):
+            self.note(rel, field + ".file", f"{file!r} is not an orders file of this archive")
+            return None
+        got = self.signed(file, game.orders_namespace(), game.side_keys)
+        if got is None:
+            return None
+        data, signer = got
+        if not self.same(rel, field + ".hash", chance.file_hash(data), entry.get("hash")):
+            return None
+        self.same(file, "signer", entry["side"], signer)
+        try:
+            doc = yamlio.load_bytes(data, file)
+        except PbemError as error:
+            self.note(file, "content", str(error))
+            return None
+        ack = game.hash if seq == 1 else self._file_hash(view_rel(seq - 1, signer))
+        expect = Expectation(game.id, seq, signer, ruleset.phase(state), ack or "", tuple(awaited))
+        for problem in orders_problems(doc, ruleset, expect, view_state(ruleset, state, signer), signer):
+            self.note(file, _field_of(problem.path), str(problem))
+        if doc.data.get("entropy") != entry.get("entropy"):
+            self.note(rel, field + ".entropy", "differs from the orders file's entropy")
+        return AcceptedOrders(signer, file, data, doc.data.get("entropy", ""), list(doc.data.get("orders", [])),
+                              dict(doc.data.get("standing") or {}))
+
+    def _file_hash(self, rel: str) -> str | None:
+        try:
+            return chance.file_hash(self.archive.read(rel))
+        except PbemError:
+            return None
+
+    def check_decisions(self, game: Game, seq: int, turn: Mapping[str, Any], previous_hash: str,
+                        rel: str) -> dict[int, Any] | None:
+        answers: dict[int, Any] = {}
+        for position, entry in enumerate(turn["decisions"]):
+            field = f"decisions[{position}]"
+            self.same(rel, field + ".index", position, entry["index"])
+            got = self.signed(entry["request"], game.turn_namespace(), {"referee": game.referee_key})
+            reply = self.signed(entry["reply"], game.orders_namespace(), game.side_keys)
+            if got is None or reply is None:
+                return None
+            self.same(rel, field + ".request_hash", chance.file_hash(got[0]), entry["request_hash"])
+            self.same(rel, field + ".reply_hash", chance.file_hash(reply[0]), entry["reply_hash"])
+            self.same(entry["reply"], "signer", entry["side"], reply[1])
+            reply_doc = self.parse(entry["reply"], reply[0], "decision-reply")
+            if reply_doc is None:
+                return None
+            self.same(entry["reply"], "request", chance.file_hash(got[0]), reply_doc["request"])
+            self.same(entry["reply"], "seq", seq, reply_doc["seq"])
+            answers[entry["index"]] = reply_doc["answer"]
+        return answers
+
+    def replay(self, game: Game, ruleset: Ruleset, seq: int, turn: Mapping[str, Any], state: dict[str, Any],
+               previous_hash: str, seed: bytes, accepted: Mapping[str, AcceptedOrders], answers: Mapping[int, Any],
+               rel: str) -> None:
+        try:
+            outcome = resolve_adjudication(ruleset, game.id, game.sides, seq, state, previous_hash, seed, accepted,
+                                           answers)
+        except PbemError as error:
+            self.note(rel, "replay", f"resolution failed on replay: {error}")
+            return
+        if outcome.pending is not None:
+            self.note(rel, "decisions", f"replay stops on decision {outcome.pending.index} "
+                                        f"({outcome.pending.topic}) which the turn does not answer")
+            return
+        self.same(rel, "dice.phase_seed", outcome.phase_seed.hex(), turn["dice"]["phase_seed"])
+        self.compare_rolls(rel, outcome.rolls, turn["dice"]["rolls"])
+        self.same(rel, "phases", outcome.phases, turn["phases"])
+        self.compare_list(rel, "events", outcome.events, turn["events"])
+        if outcome.state != turn["state"]:
+            self.note(rel, "state" + _state_difference(outcome.state, turn["state"]),
+                      "differs from the state the replay produces")
+        self.same(rel, "next", next_block(ruleset, outcome.state), turn["next"])
+        for request in outcome.asked:
+            expected = yamlio.dump(request_document(game, seq, previous_hash, request)).encode()
+            try:
+                stored = self.archive.read(request_rel(seq, request.index))
+            except PbemError as error:
+                self.note(request_rel(seq, request.index), "file", str(error))
+                continue
+            if stored != expected:
+                self.note(request_rel(seq, request.index), _first_difference(stored, expected),
+                          "differs from the request the replay asks")
+        self.same(rel, "decisions", len(outcome.asked), len(turn["decisions"]))
+
+    def compare_rolls(self, rel: str, expected: list[dict[str, Any]], found: list[dict[str, Any]]) -> None:
+        for index, (want, have) in enumerate(zip(expected, found)):
+            for key in ("i", "n", "value", "for", "seen_by"):
+                if want.get(key) != have.get(key):
+                    self.note(rel, f"dice.rolls[{index}].{key}", f"expected {want.get(key)!r}, found "
+                                                                f"{have.get(key)!r}")
+        if len(expected) != len(found):
+            self.note(rel, "dice.rolls", f"replay draws {len(expected)} random numbers, the turn lists {len(found)}")
+
+    def compare_list(self, rel: str, field: str, expected: list[Any], found: list[Any]) -> None:
+        for index, (want, have) in enumerate(zip(expected, found)):
+            if want != have:
+                self.note(rel, f"{field}[{index}]", f"expected {_short(want)}, found {_short(have)}")
+        if len(expected) != len(found):
+            self.note(rel, field, f"replay gives {len(expected)}, the turn lists {len(found)}")
+
+    def check_views(self, game: Game, ruleset: Ruleset, seq: int, turn: Mapping[str, Any], turn_bytes: bytes) -> None:
+        previous = {side: self._file_hash(view_rel(seq - 1, side)) or "" for side in game.sides}
+        expected = render_views(ruleset, game, turn, turn_bytes, previous)
+        for side in game.sides:
+            rel = view_rel(seq, side)
+            got = self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
+            if got is not None and got[0] != expected[side]:
+                self.note(rel, _first_difference(got[0], expected[side]),
+                          f"the view is not the filter of {turn_rel(seq)} for {side}")
+
+    def check_pending(self, game: Game) -> None:
+        """Files of the adjudication under way must at least carry good signatures."""
+        seq = self.archive.latest_seq() + 1
+        for _, _, rel in self.archive.orders_files(seq):
+            self.signed(rel, game.orders_namespace(), game.side_keys)
+        for _, rel in self.archive.decision_requests(seq):
+            self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
+        for _, _, rel in self.archive.decision_replies(seq):
+            self.signed(rel, game.orders_namespace(), game.side_keys)
+
+
+def audit(root: Path | str) -> list[Discrepancy]:
+    """Every discrepancy in the archive; [] means it checks out."""
+    return Auditor(root).run()
+
+
+# --- a player's check of its own views -----------------------------------------------------------
+
+
+def verify_views(paths: Sequence[Path | str], game_file: Path | str) -> list[Discrepancy]:
+    """Signatures, the view chain, the seed chain, phase seeds and every visible roll."""
+    found: list[Discrepancy] = []
+    game_path = Path(game_file)
+    game = load_game(game_path.parent) if game_path.name == "game.yaml" else load_game(game_path)
+    views = []
+    for path in paths:
+        data = Path(path).read_bytes()
+        sig = Path(str(path) + ".sig")
+        try:
+            signing.verify(data, sig.read_text(encoding="utf-8"), game.turn_namespace(),
+                           {"referee": game.referee_key}, file=str(path))
+            doc = yamlio.load_bytes(data, str(path))
+            schemas.validate(doc, load_schema("view"))
+        except (PbemError, OSError) as error:
+            found.append(Discrepancy(str(path), "signature", str(error)))
+            continue
+        views.append((doc.data["seq"], str(path), data, doc.data))
+    views.sort(key=lambda item: item[0])
+    previous: tuple[int, bytes, dict[str, Any]] | None = None
+    for seq, name, data, view in views:
+        found.extend(_check_one_view(game, name, view, previous))
+        previous = (seq, data, view)
+    return found
+
+
+def _check_one_view(game: Game, name: str, view: Mapping[str, Any],
+                    previous: tuple[int, bytes, Mapping[str, Any]] | None) -> Iterator[Discrepancy]:
+    if view["game"] != game.id:
+        yield Discrepancy(name, "game", f"view of game {view['game']!r}, not {game.id!r}")
+    seq = view["seq"]
+    if previous is not None and previous[0] == seq - 1:
+        if view["previous_view"] != chance.file_hash(previous[1]):
+            yield Discrepancy(name, "previous_view", "does not match the hash of the previous view")
+    if seq == 0:
+        if view["master"] != game.hash:
+            yield Discrepancy(name, "master", "view 0 is not bound to this game.yaml")
+        return
+    seed = bytes.fromhex(view["dice"]["seed"])
+    earlier = game.anchor if seq == 1 else (
+        bytes.fromhex(previous[2]["dice"]["seed"]) if previous is not None and previous[0] == seq - 1 else None)
+    if earlier is not None and not chance.seed_follows(game.id, seed, earlier):
+        yield Discrepancy(name, "dice.seed", f"s_{seq} does not follow s_{seq - 1}: not the committed seed")
+    phase_seed = recompute_phase_seed(view, game.id)
+    if phase_seed.hex() != view["dice"]["phase_seed"]:
+        yield Discrepancy(name, "dice.phase_seed", "does not follow from the seed, previous hash and the inputs")
+    for index, roll in enumerate(view["dice"]["rolls"]):
+        if chance.uniform(phase_seed, roll["n"], roll["i"]) != roll["value"]:
+            yield Discrepancy(name, f"dice.rolls[{index}]", f"roll {roll['i']} is not what the phase seed gives")
+
+
+# --- small formatting helpers --------------------------------------------------------------------
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _field_of(path: Sequence[str | int]) -> str:
+    return format_path(tuple(path)) or "document"
+
+
+def _first_difference(found: bytes, expected: bytes) -> str:
+    """A pointer into a YAML file where two versions first differ: 'line N'."""
+    found_lines, expected_lines = found.splitlines(), expected.splitlines()
+    for number, (a, b) in enumerate(zip(found_lines, expected_lines), 1):
+        if a != b:
+            return f"line {number} ({a.decode('utf-8', 'replace').strip()[:80]!r})"
+    return f"line {min(len(found_lines), len(expected_lines)) + 1}"
+
+
+def _state_difference(expected: Any, found: Any, path: str = "") -> str:
+    """The path of the first place two states differ, for the report."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for key in sorted(set(expected) | set(found)):
+            if expected.get(key) != found.get(key):
+                return _state_difference(expected.get(key), found.get(key), f"{path}.{key}")
+    if isinstance(expected, list) and isinstance(found, list) and len(expected) == len(found):
+        for index, (a, b) in enumerate(zip(expected, found)):
+            if a != b:
+                return _state_difference(a, b, f"{path}[{index}]")
+    return path

@@ -1,0 +1,222 @@
+"""Committed randomness: the seed chain, phase seeds and the roll stream (PROTOCOL.md §1, §3, §4).
+
+Rules code never sees a random source; it asks a `Dice` object, which draws number i of
+the adjudication from the phase seed and records it with the rule section it served.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence, TypeVar
+
+T = TypeVar("T")
+
+CHAIN_LABEL = "pbem/v1/chain"
+PHASE_LABEL = "pbem/v1/phase"
+ROLL_LABEL = "pbem/v1/roll"
+
+
+def enc(*fields: str | int | bytes) -> bytes:
+    """Length-prefixed concatenation: str as UTF-8, int as 8-byte big-endian, bytes as they are."""
+    out = bytearray()
+    for value in fields:
+        if isinstance(value, bool):
+            raise TypeError("enc() takes no booleans")
+        if isinstance(value, str):
+            raw = value.encode("utf-8")
+        elif isinstance(value, int):
+            raw = value.to_bytes(8, "big", signed=False)
+        elif isinstance(value, (bytes, bytearray)):
+            raw = bytes(value)
+        else:
+            raise TypeError(f"enc() cannot encode {type(value).__name__}")
+        out += len(raw).to_bytes(4, "big") + raw
+    return bytes(out)
+
+
+def sha256(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+def file_hash(data: bytes) -> str:
+    """The `sha256:<hex>` form used in YAML files for a file's exact bytes."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def parse_hash(text: str) -> bytes:
+    """Raw 32 bytes from `sha256:<64 hex>`; ValueError otherwise."""
+    if not isinstance(text, str) or not text.startswith("sha256:") or len(text) != 71:
+        raise ValueError(f"not a sha256:<64 hex digits> hash: {text!r}")
+    return parse_hex32(text[7:])
+
+
+def parse_hex32(text: str) -> bytes:
+    """Raw 32 bytes from 64 lowercase hex digits; ValueError otherwise."""
+    if not isinstance(text, str) or len(text) != 64 or text != text.lower():
+        raise ValueError(f"not 64 lowercase hex digits: {text!r}")
+    return bytes.fromhex(text)
+
+
+def canonical_json(state: Any) -> bytes:
+    """The byte form that `state_sha256` hashes (PROTOCOL.md §1)."""
+    return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def state_hash(state: Any) -> str:
+    return "sha256:" + hashlib.sha256(canonical_json(state)).hexdigest()
+
+
+# --- the seed chain (§3) -------------------------------------------------------------------------
+
+
+def chain_step(game: str, seed: bytes) -> bytes:
+    """s_(k-1) from s_k."""
+    return sha256(enc(CHAIN_LABEL, game, seed))
+
+
+def chain_seed(game: str, secret: bytes, length: int, k: int) -> bytes:
+    """s_k, derived from the secret s_L by L - k steps down the chain."""
+    if not 0 <= k <= length:
+        raise ValueError(f"seed index {k} outside the chain 0..{length}")
+    seed = secret
+    for _ in range(length - k):
+        seed = chain_step(game, seed)
+    return seed
+
+
+def chain_anchor(game: str, secret: bytes, length: int) -> bytes:
+    return chain_seed(game, secret, length, 0)
+
+
+def seed_follows(game: str, seed: bytes, previous: bytes) -> bool:
+    """True when `seed` is the chain link right after `previous` (s_k against s_(k-1))."""
+    return chain_step(game, seed) == previous
+
+
+# --- phase seed and rolls (§4) --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideInput:
+    """One side's contribution to a phase seed; both empty for a side with no orders."""
+
+    side: str
+    entropy: bytes = b""
+    order_hash: bytes = b""
+
+
+def phase_seed(game: str, k: int, seed: bytes, previous: bytes, sides: Sequence[SideInput]) -> bytes:
+    fields: list[str | int | bytes] = [PHASE_LABEL, game, k, seed, previous]
+    for entry in sides:
+        fields += [entry.side, entry.entropy, entry.order_hash]
+    return sha256(enc(*fields))
+
+
+def uniform(seed: bytes, n: int, i: int) -> int:
+    """Random number i of the adjudication, uniform in 0..n-1, by rejection sampling."""
+    if n < 1:
+        raise ValueError(f"uniform() needs n >= 1, got {n}")
+    limit = 2**64 - (2**64 % n)
+    j = 0
+    while True:
+        u = int.from_bytes(sha256(enc(ROLL_LABEL, seed, i, j))[:8], "big")
+        if u < limit:
+            return u % n
+        j += 1
+
+
+# --- the Dice object rules code uses ---------------------------------------------------------------
+
+EVERYONE = "all"
+
+
+@dataclass
+class Roll:
+    """One logged random number: index, range, value, what it was for, and who may see it."""
+
+    i: int
+    n: int
+    value: int
+    purpose: str
+    seen_by: tuple[str, ...] | None = None  # None: every side
+
+    def record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"i": self.i, "n": self.n, "value": self.value, "for": self.purpose}
+        if self.seen_by is not None:
+            out["seen_by"] = list(self.seen_by)
+        return out
+
+    def visible_to(self, side: str) -> bool:
+        return self.seen_by is None or side in self.seen_by
+
+
+class Dice:
+    """The roll stream of one adjudication. Every call consumes indices in order and logs them.
+
+    `value` in each record is the random number as drawn (0..n-1): a die shows value + 1.
+    `seen_by` lists the sides allowed to see a roll; leave it None for a public roll. The
+    label (`purpose`) must itself be safe for every side that sees the roll.
+    """
+
+    def __init__(self, seed: bytes) -> None:
+        self._seed = seed
+        self.rolls: list[Roll] = []
+
+    def _number(self, n: int) -> int:
+        return uniform(self._seed, n, len(self.rolls))
+
+    def uniform(self, n: int, purpose: str, seen_by: Iterable[str] | None = None) -> int:
+        i = len(self.rolls)
+        value = self._number(n)
+        self.rolls.append(Roll(i, n, value, purpose, tuple(seen_by) if seen_by is not None else None))
+        return value
+
+    def die(self, faces: int, purpose: str, seen_by: Iterable[str] | None = None) -> int:
+        return self.uniform(faces, purpose, seen_by) + 1
+
+    def dice(self, count: int, faces: int, purpose: str, seen_by: Iterable[str] | None = None) -> list[int]:
+        seen = tuple(seen_by) if seen_by is not None else None
+        return [self.die(faces, purpose, seen) for _ in range(count)]
+
+    def draw(self, container: Iterable[str], purpose: str, seen_by: Iterable[str] | None = None) -> str:
+        """A blind draw: sort the ids in plain string order, take the one at uniform(len)."""
+        items = sorted(container)
+        if not items:
+            raise ValueError("cannot draw from an empty container")
+        return items[self.uniform(len(items), purpose, seen_by)]
+
+    def shuffle(self, items: Sequence[T], purpose: str, seen_by: Iterable[str] | None = None) -> list[T]:
+        """Fisher-Yates as PROTOCOL.md §4 fixes it: m from len-1 down to 1, swap m with uniform(m+1)."""
+        out = list(items)
+        seen = tuple(seen_by) if seen_by is not None else None
+        for m in range(len(out) - 1, 0, -1):
+            j = self.uniform(m + 1, purpose, seen)
+            out[m], out[j] = out[j], out[m]
+        return out
+
+
+class ForcedDice(Dice):
+    """Dice whose values are given in advance (case files). Values are the raw 0..n-1 numbers.
+
+    Running past the given values, or a forced value outside 0..n-1, is an error: a case file
+    must say exactly which numbers its situation needs.
+    """
+
+    def __init__(self, values: Sequence[int]) -> None:
+        super().__init__(b"\x00" * 32)
+        self._values = list(values)
+
+    def _number(self, n: int) -> int:
+        i = len(self.rolls)
+        if i >= len(self._values):
+            raise ValueError(f"the case forces {len(self._values)} random numbers, but roll {i} (n={n}) was asked for")
+        value = self._values[i]
+        if not 0 <= value < n:
+            raise ValueError(f"forced value {value} at roll {i} is outside 0..{n - 1}")
+        return value
+
+    @property
+    def unused(self) -> int:
+        return len(self._values) - len(self.rolls)

@@ -1,0 +1,209 @@
+"""The genesis file (`game.yaml`, PROTOCOL.md §3): who plays, with which keys, under which seed chain."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from .. import __version__
+from . import chance, schemas, signing, yamlio
+from .archive import SECRET_DIR, Archive, commit_folder
+from .errors import ArchiveError, PbemError, Problem
+from .ruleset import STANDING_KEY, Ruleset, State, get as get_ruleset
+from .views import initial_view
+from .schemafiles import load_schema, scenario_schema
+
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
+DEFAULT_CHAIN_LENGTH = 1024
+WARN_FRACTION_PERCENT = 90
+
+
+@dataclass(frozen=True)
+class Game:
+    """game.yaml as loaded, with its exact bytes (their hash is the root of every chain)."""
+
+    doc: dict[str, Any]
+    data: bytes
+    root: Path
+
+    @property
+    def id(self) -> str:
+        return str(self.doc["game"])
+
+    @property
+    def sides(self) -> list[str]:
+        return [entry["side"] for entry in self.doc["sides"]]
+
+    @property
+    def side_keys(self) -> dict[str, str]:
+        return {entry["side"]: entry["key"] for entry in self.doc["sides"]}
+
+    @property
+    def referee_key(self) -> str:
+        return str(self.doc["referee"]["key"])
+
+    @property
+    def hash(self) -> str:
+        return chance.file_hash(self.data)
+
+    @property
+    def chain_length(self) -> int:
+        return int(self.doc["seed_chain"]["length"])
+
+    @property
+    def anchor(self) -> bytes:
+        return bytes.fromhex(self.doc["seed_chain"]["anchor"])
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return get_ruleset(self.doc["ruleset"]["id"])
+
+    def settings(self) -> dict[str, Any]:
+        return dict(self.doc.get("settings") or {})
+
+    def orders_namespace(self) -> str:
+        return signing.namespace("orders", self.id)
+
+    def turn_namespace(self) -> str:
+        return signing.namespace("turn", self.id)
+
+
+def load_game(root: Path | str) -> Game:
+    """Read and check game.yaml: strict YAML, schema, referee signature."""
+    archive = Archive(root)
+    archive.require()
+    stored = archive.read_signed("game.yaml")
+    doc = yamlio.load_bytes(stored.data, str(archive.game_file))
+    schemas.validate(doc, load_schema("game"))
+    referee = doc.data["referee"]["key"]
+    signing.verify(stored.data, stored.signature, signing.namespace("turn", doc.data["game"]),
+                   {"referee": referee}, file=str(archive.game_file))
+    return Game(doc.data, stored.data, Path(root))
+
+
+def load_scenario(path: Path | str) -> tuple[yamlio.Document, Ruleset]:
+    """A scenario file, checked against the core schema and its ruleset's part."""
+    doc = yamlio.load_file(path)
+    schemas.validate(doc, load_schema("scenario"))
+    ruleset = get_ruleset(doc.data["ruleset"])
+    schemas.validate(doc, scenario_schema(ruleset))
+    return doc, ruleset
+
+
+def initial_state(game: Game) -> State:
+    """The starting state: the ruleset's, from the scenario copy in the game dir, plus standing answers."""
+    scenario_path = game.root / game.doc["scenario"]["file"]
+    data = scenario_path.read_bytes()
+    if chance.file_hash(data) != game.doc["scenario"]["sha256"]:
+        raise ArchiveError(f"{scenario_path}: does not match the hash game.yaml fixes")
+    scenario, ruleset = load_scenario(scenario_path)
+    return _with_standing(ruleset.initial_state(scenario.data), game.sides)
+
+
+def _with_standing(state: State, sides: list[str]) -> State:
+    standing = state.setdefault(STANDING_KEY, {})
+    for side in sides:
+        standing.setdefault(side, {})
+    return state
+
+
+def next_block(ruleset: Ruleset, state: State) -> dict[str, Any]:
+    """The `next` of a turn or view: the phase awaited and by whom, or the result."""
+    result = ruleset.result(state)
+    if result is not None:
+        return {"result": result}
+    return {"phase": ruleset.phase(state), "awaiting": ruleset.awaiting(state)}
+
+
+def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.SigningKey,
+             side_keys: Mapping[str, str], game_dir: Path | str, *, chain_length: int = DEFAULT_CHAIN_LENGTH,
+             addresses: Mapping[str, str] | None = None, settings: Mapping[str, Any] | None = None,
+             secret: bytes | None = None) -> Game:
+    """Write the chain secret (0600), the scenario copy, every side's view 0 and, last, the signed game.yaml.
+
+    game.yaml is the commit point: a directory without it is an unfinished `new` and is started over.
+    """
+    if not GAME_ID.fullmatch(game_id):
+        raise PbemError(f"game id {game_id!r} must match [a-z0-9][a-z0-9-]{{2,63}} (PROTOCOL.md §3)")
+    archive = Archive(game_dir)
+    if archive.exists():
+        raise ArchiveError(f"{game_dir} already holds a game; pick an empty directory")
+    scenario_doc, ruleset = load_scenario(scenario_path)
+    sides = ruleset.sides(scenario_doc.data)
+    given = set(side_keys)
+    if given != set(sides):
+        raise PbemError(Problem(f"the scenario's sides are {', '.join(sides)}; keys were given for "
+                                f"{', '.join(sorted(given)) or 'none'}", legal="--side SIDE=PUBKEY for each side"))
+    for key in side_keys.values():
+        signing.parse_public_key(key)
+    keys = {" ".join(key.split()[:2]) for key in side_keys.values()} | {" ".join(referee_key.public_line.split()[:2])}
+    if len(keys) != len(sides) + 1:
+        raise PbemError("every side and the referee need keys of their own")
+    if chain_length < 2:
+        raise PbemError("the seed chain needs at least 2 links")
+    secret = secret if secret is not None else secrets.token_bytes(32)
+    scenario_bytes = Path(scenario_path).read_bytes()
+    doc: dict[str, Any] = {
+        "pbem": 1,
+        "kind": "game",
+        "game": game_id,
+        "ruleset": {"id": ruleset.id, "version": ruleset.version},
+        "scenario": {"file": "scenario.yaml", "sha256": chance.file_hash(scenario_bytes)},
+        "adjudicator": {"name": "pbem", "version": __version__},
+        "referee": {"key": referee_key.public_line},
+        "sides": [_side_entry(side, side_keys[side], (addresses or {}).get(side)) for side in sides],
+        "seed_chain": {"length": chain_length, "anchor": chance.chain_anchor(game_id, secret, chain_length).hex()},
+    }
+    if settings:
+        doc["settings"] = dict(settings)
+    data = yamlio.dump(doc).encode("utf-8")
+    schemas.validate(yamlio.load_bytes(data, "game.yaml"), load_schema("game"))
+    root = Path(game_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    namespace = signing.namespace("turn", game_id)
+    with archive.locked():
+        _clear_unfinished_start(root)
+        archive.write_secret(secret.hex())
+        archive.atomic_write_plain("scenario.yaml", scenario_bytes)
+        state = _with_standing(ruleset.initial_state(scenario_doc.data), sides)
+        game_hash = chance.file_hash(data)
+        views: dict[str, bytes] = {}
+        for side in sides:
+            view = yamlio.dump(initial_view(ruleset, game_id, game_hash, side, state, next_block(ruleset, state)))
+            views[f"{side}.yaml"] = view.encode("utf-8")
+            views[f"{side}.yaml.sig"] = signing.sign(view.encode("utf-8"), referee_key, namespace).encode("utf-8")
+        commit_folder(root / "views" / "0000", views)
+        archive.write_signed_rel("game.yaml", data, signing.sign(data, referee_key, namespace))
+    return Game(doc, data, root)
+
+
+def _clear_unfinished_start(root: Path) -> None:
+    """Remove what an interrupted `new` left (there is no game.yaml, so nothing else refers to it)."""
+    for leftover in ("views", "scenario.yaml", "game.yaml.sig"):
+        path = root / leftover
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+    unexpected = sorted(p.name for p in root.iterdir() if p.name != SECRET_DIR)
+    if unexpected:
+        raise ArchiveError(f"{root} is not empty ({', '.join(unexpected)}); pick an empty directory for a new game")
+
+
+def _side_entry(side: str, key: str, address: str | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"side": side, "key": key.strip()}
+    if address:
+        entry["address"] = address
+    return entry
+
+
+def chain_secret(game: Game) -> bytes:
+    """The referee's s_L, checked against the anchor so a wrong secret file is caught at once."""
+    secret = bytes.fromhex(Archive(game.root).read_secret())
+    if chance.chain_anchor(game.id, secret, game.chain_length) != game.anchor:
+        raise ArchiveError("the chain secret in .referee/ does not match game.yaml's anchor")
+    return secret

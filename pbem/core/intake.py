@@ -1,0 +1,174 @@
+"""The referee's intake (`pbem submit`): verify, check, store, and answer with a receipt or every error.
+
+A rejected file changes nothing in the archive. An accepted one is stored under the next
+arrival number; for each side and seq the newest accepted file is the one adjudicated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import chance, schemas, signing, yamlio
+from .archive import Archive, seq_dir
+from .errors import OrdersError, PbemError, Problem, SignatureError
+from .game import Game, load_game
+from .orders import orders_problems
+from .position import Position, current_position
+from .schemafiles import load_schema
+from .views import view_state
+
+SIG_SUFFIX = ".sig"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One signed file found in what was handed in: its possible bytes and signature."""
+
+    name: str
+    texts: tuple[bytes, ...]  # the exact bytes first, then (armored only) their canonical text
+    signature: str
+    armored: bool
+
+
+@dataclass(frozen=True)
+class Receipt:
+    side: str
+    kind: str
+    seq: int
+    rel: str
+    hash: str
+    still_awaited: tuple[str, ...]
+
+    def __str__(self) -> str:
+        waiting = ", ".join(self.still_awaited) or "nobody: ready to adjudicate"
+        return f"accepted {self.kind} of {self.side} for seq {self.seq}: {self.rel} {self.hash}; still awaited: {waiting}"
+
+
+def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int = yamlio.MAX_FILE_BYTES) -> list[Candidate]:
+    """A detached pair (FILE + FILE.sig), an armored file, or a text carrying armored blocks."""
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise PbemError(Problem(f"file is {size} bytes; the limit is {max_bytes}", file=str(path)))
+    data = path.read_bytes()
+    detached = sig_path or path.with_name(path.name + SIG_SUFFIX)
+    if sig_path is not None or detached.is_file():
+        if detached.stat().st_size > 64 * 1024:
+            raise SignatureError(Problem("signature file is too large to be an SSH signature", file=str(detached)))
+        signature = detached.read_text(encoding="utf-8", errors="replace")
+        return [Candidate(path.name, (data,), signature, False)]
+    blocks = signing.find_armored(data, file=str(path))
+    if not blocks:
+        raise SignatureError(Problem(f"no signature: put {path.name}.sig beside it (ssh-keygen -Y sign) or send an "
+                                     "armored PBEM SIGNED FILE block", file=str(path)))
+    found = []
+    for block in blocks:
+        canonical = signing.canonical_text(block.text)
+        texts = (block.text,) if canonical == block.text else (block.text, canonical)
+        found.append(Candidate(block.name or f"{path.name}:{block.line}", texts, block.signature, True))
+    return found
+
+
+def _verify(game: Game, candidate: Candidate) -> tuple[bytes, str]:
+    others = {"the referee": game.referee_key}
+    if candidate.armored:
+        block = signing.ArmoredBlock(candidate.name, candidate.texts[0], candidate.signature, 0)
+        return signing.verify_armored(block, game.orders_namespace(), game.side_keys, file=candidate.name,
+                                      others=others)
+    data = candidate.texts[0]
+    return data, signing.verify(data, candidate.signature, game.orders_namespace(), game.side_keys,
+                                file=candidate.name, others=others)
+
+
+def accept(game: Game, candidate: Candidate) -> Receipt:
+    """Verify and check one signed file; store it if it is good, else raise with every problem."""
+    data, signer = _verify(game, candidate)
+    doc = yamlio.load_bytes(data, candidate.name)
+    kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+    position = current_position(game)
+    if kind == "orders":
+        return _accept_orders(game, position, doc, data, signer, candidate)
+    if kind == "decision-reply":
+        return _accept_reply(game, position, doc, data, signer, candidate)
+    raise OrdersError(doc.problem(f"kind {kind!r} cannot be submitted", ("kind",),
+                                  legal="orders, decision-reply"))
+
+
+def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: bytes, signer: str,
+                   candidate: Candidate) -> Receipt:
+    ruleset = game.ruleset
+    expect = position.expectation(signer)
+    OrdersError.collect(orders_problems(doc, ruleset, expect, view_state(ruleset, position.state, signer), signer))
+    archive = Archive(game.root)
+    rel = f"orders/{seq_dir(expect.seq)}/{signer}-{archive.next_arrival(expect.seq):04d}.yaml"
+    archive.write_signed_rel(rel, data, candidate.signature)
+    have = {side for side, _, _ in archive.orders_files(expect.seq)}
+    return Receipt(signer, "orders", expect.seq, rel, chance.file_hash(data),
+                   tuple(side for side in expect.awaiting if side not in have))
+
+
+def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: bytes, signer: str,
+                  candidate: Candidate) -> Receipt:
+    schemas.validate(doc, load_schema("decision-reply"))
+    reply = doc.data
+    seq = position.next_seq
+    problems = []
+    if reply["game"] != game.id:
+        problems.append(doc.problem(f"this reply is for game {reply['game']!r}, not {game.id!r}", ("game",),
+                                    legal=game.id))
+    if reply["side"] != signer:
+        problems.append(doc.problem(f"the file says side {reply['side']!r} but is signed with {signer!r}'s key",
+                                    ("side",), legal=signer))
+    if reply["seq"] != seq:
+        problems.append(doc.problem(f"seq {reply['seq']} is not the adjudication under way ({seq})", ("seq",),
+                                    legal=str(seq)))
+    OrdersError.collect(problems)
+    archive = Archive(game.root)
+    request = _find_request(game, archive, seq, reply["request"])
+    if request is None:
+        raise OrdersError(doc.problem("names a decision request that was never sent", ("request",),
+                                      section="PROTOCOL §4"))
+    index, request_doc = request
+    if request_doc["side"] != signer:
+        raise OrdersError(doc.problem("that decision request was sent to another side", ("request",)))
+    if reply["answer"] not in request_doc["options"]:
+        options = ", ".join(repr(option) for option in request_doc["options"])
+        raise OrdersError(doc.problem(f"answer {reply['answer']!r} is not one of the options", ("answer",),
+                                      section=request_doc["section"], legal=options))
+    rel = f"decisions/{seq_dir(seq)}/reply-{index:03d}-{archive.next_arrival(seq):04d}.yaml"
+    archive.write_signed_rel(rel, data, candidate.signature)
+    return Receipt(signer, "decision-reply", seq, rel, chance.file_hash(data), ())
+
+
+def _find_request(game: Game, archive: Archive, seq: int, request_hash: str) -> tuple[int, dict[str, Any]] | None:
+    for index, rel in archive.decision_requests(seq):
+        data = archive.read(rel)
+        if chance.file_hash(data) == request_hash:
+            return index, yamlio.load_bytes(data, rel).data
+    return None
+
+
+@dataclass(frozen=True)
+class IntakeResult:
+    receipts: list[Receipt]
+    errors: list[PbemError]
+
+
+def submit(game_dir: Path | str, path: Path | str, sig_path: Path | str | None = None) -> IntakeResult:
+    """Take every signed file in `path`; each is accepted or rejected on its own."""
+    archive = Archive(game_dir)
+    archive.require()
+    with archive.locked():
+        game = load_game(game_dir)
+        try:
+            candidates = read_candidates(Path(path), Path(sig_path) if sig_path else None)
+        except PbemError as error:
+            return IntakeResult([], [error])
+        receipts, errors = [], []
+        for candidate in candidates:
+            try:
+                receipts.append(accept(game, candidate))
+            except PbemError as error:
+                errors.append(error)
+        return IntakeResult(receipts, errors)

@@ -1,0 +1,88 @@
+"""Checks on an orders file that the referee (`submit`, `audit`) and the player (`check`) share.
+
+Rule checks run against the side's own view state, never the master state, so a rejection
+cannot tell a player anything its view does not already show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import schemas, yamlio
+from .errors import Problem
+from .ruleset import Ruleset
+from .schemafiles import load_schema, orders_schema
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the next orders file of one side must say in its envelope."""
+
+    game: str
+    seq: int
+    side: str
+    phase: str
+    ack: str
+    awaiting: tuple[str, ...]
+    closed_reason: str | None = None  # set when orders for this seq are no longer taken
+
+
+def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | None = None) -> list[Problem]:
+    """The game/seq/side/phase/ack checks of PROTOCOL.md §4, each naming the field."""
+    data = doc.data
+    found: list[Problem] = []
+
+    def wrong(field: str, message: str, legal: str | None = None) -> None:
+        found.append(doc.problem(message, (field,), section="PROTOCOL §4", legal=legal))
+
+    if data["game"] != expect.game:
+        wrong("game", f"these orders are for game {data['game']!r}, not {expect.game!r}", expect.game)
+    if signer is not None and data["side"] != signer:
+        wrong("side", f"the file says side {data['side']!r} but is signed with {signer!r}'s key", signer)
+    elif data["side"] != expect.side:
+        wrong("side", f"side {data['side']!r} is not {expect.side!r}", expect.side)
+    if data["seq"] != expect.seq:
+        age = "an old file (replayed?)" if data["seq"] < expect.seq else "ahead of the game"
+        wrong("seq", f"seq {data['seq']} is {age}: the game awaits seq {expect.seq}", str(expect.seq))
+    elif expect.closed_reason:
+        wrong("seq", expect.closed_reason)
+    elif expect.side not in expect.awaiting:
+        awaited = ", ".join(expect.awaiting) or "nobody"
+        wrong("side", f"{expect.side} has no orders to give in phase {expect.phase!r} (awaiting: {awaited})")
+    if data["phase"] != expect.phase:
+        wrong("phase", f"phase {data['phase']!r} is not the phase awaited", expect.phase)
+    if data["ack"] != expect.ack:
+        wrong("ack", f"ack {data['ack']} is not the hash of the last view this side was sent "
+                     f"(seq {expect.seq - 1})", expect.ack)
+    return found
+
+
+def rule_problems(doc: yamlio.Document, ruleset: Ruleset, view_state: dict[str, Any], side: str,
+                  phase: str) -> list[Problem]:
+    """Schema of the phase's orders, then every rule check the ruleset makes from the view."""
+    shape = schemas.problems(doc, orders_schema(ruleset, phase))
+    if shape:
+        return shape
+    located = []
+    for problem in ruleset.validate(view_state, side, list(doc.data["orders"])):
+        path: tuple[str | int, ...] = ("orders",)
+        if problem.order is not None:
+            path += (problem.order,) + tuple(problem.path)
+        mark = doc.mark(path)
+        located.append(Problem(problem.message, file=doc.file, line=mark.line if mark else None,
+                               column=mark.column if mark else None, path=path, order=problem.order,
+                               section=problem.section, legal=problem.legal))
+    return located
+
+
+def orders_problems(doc: yamlio.Document, ruleset: Ruleset, expect: Expectation, view_state: dict[str, Any],
+                    signer: str | None = None) -> list[Problem]:
+    """Everything wrong with an orders document, envelope first (no rule checks on a wrong envelope)."""
+    shape = schemas.problems(doc, load_schema("orders"))
+    if shape:
+        return shape
+    envelope = envelope_problems(doc, expect, signer)
+    if envelope:
+        return envelope
+    return rule_problems(doc, ruleset, view_state, expect.side, expect.phase)

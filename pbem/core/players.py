@@ -1,0 +1,118 @@
+"""What a player does with its files: orders templates, pre-checks, decision replies, and bots.
+
+Everything here works from a side's own view file; nothing reads the master state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from . import chance, schemas, signing, yamlio
+from .errors import PbemError, Problem
+from .orders import Expectation, orders_problems
+from .ruleset import Ruleset, get as get_ruleset
+from .schemafiles import load_schema
+
+
+@dataclass(frozen=True)
+class ViewFile:
+    """A view as a player holds it: the document and the hash its next orders must ack."""
+
+    doc: dict[str, Any]
+    data: bytes
+    path: str
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return get_ruleset(self.doc["ruleset"]["id"])
+
+    @property
+    def ack(self) -> str:
+        # Orders for seq 1 ack game.yaml (PROTOCOL.md §4), which is what view 0 names as its master.
+        return str(self.doc["master"]) if self.doc["seq"] == 0 else chance.file_hash(self.data)
+
+    def expectation(self) -> Expectation:
+        next_ = self.doc["next"]
+        if "result" in next_:
+            raise PbemError(Problem("the game is over: there are no more orders to give", file=self.path))
+        return Expectation(self.doc["game"], self.doc["seq"] + 1, self.doc["side"], next_["phase"], self.ack,
+                           tuple(next_["awaiting"]))
+
+
+def read_view(path: Path | str) -> ViewFile:
+    doc = yamlio.load_file(path)
+    schemas.validate(doc, load_schema("view"))
+    return ViewFile(doc.data, Path(path).read_bytes(), str(path))
+
+
+def orders_document(view: ViewFile, orders: list[Any], standing: Mapping[str, Any] | None = None,
+                    entropy: bytes | None = None) -> dict[str, Any]:
+    expect = view.expectation()
+    doc: dict[str, Any] = {
+        "pbem": 1,
+        "kind": "orders",
+        "game": expect.game,
+        "seq": expect.seq,
+        "side": expect.side,
+        "phase": expect.phase,
+        "ack": expect.ack,
+        "entropy": (entropy if entropy is not None else secrets.token_bytes(32)).hex(),
+        "orders": orders,
+    }
+    if standing:
+        doc["standing"] = dict(standing)
+    return doc
+
+
+def orders_template(view: ViewFile) -> str:
+    """The next orders file with its envelope filled in and the legal order kinds as comments."""
+    expect = view.expectation()
+    ruleset = view.ruleset
+    lines = [f"# Orders of {expect.side} for seq {expect.seq}, phase {expect.phase!r} ({ruleset.title}).",
+             "# Check with: pbem check VIEW.yaml THIS.yaml   Sign with: ssh-keygen -Y sign -f KEY "
+             f"-n {signing.namespace('orders', expect.game)} THIS.yaml"]
+    if expect.side not in expect.awaiting:
+        lines.append(f"# NOTE: {expect.side} gives no orders in this phase (awaiting: {', '.join(expect.awaiting)}).")
+    kinds = ruleset.order_kinds(expect.phase)
+    if kinds:
+        lines.append("# Order kinds legal in this phase:")
+        lines += [f"#   {kind}" for kind in kinds]
+    body = yamlio.dump(orders_document(view, []))
+    return "\n".join(lines) + "\n" + body
+
+
+def check_orders(view: ViewFile, orders_path: Path | str) -> list[Problem]:
+    """The player's own pre-check: schema and every rule the view lets it check."""
+    doc = yamlio.load_file(orders_path)
+    expect = view.expectation()
+    return orders_problems(doc, view.ruleset, expect, view.doc["state"])
+
+
+def reply_document(request: Mapping[str, Any], request_data: bytes, answer: Any) -> dict[str, Any]:
+    if answer not in request["options"]:
+        options = ", ".join(repr(option) for option in request["options"])
+        raise PbemError(Problem(f"answer {answer!r} is not one of the options", section=request["section"],
+                                legal=options))
+    return {
+        "pbem": 1,
+        "kind": "decision-reply",
+        "game": request["game"],
+        "seq": request["seq"],
+        "side": request["side"],
+        "request": chance.file_hash(request_data),
+        "answer": answer,
+    }
+
+
+def parse_answer(text: str) -> Any:
+    """An answer given on the command line, read as strict YAML (so `3` is 3 and `stand` is "stand")."""
+    return yamlio.load_bytes(text.encode("utf-8"), "--answer").data
+
+
+def bot_seed(label: str, *parts: bytes) -> bytes:
+    """A bot's private randomness: from its own inputs, never from the referee's dice."""
+    return hashlib.sha256(chance.enc(label, *parts)).digest()

@@ -1,0 +1,77 @@
+"""Where a game stands: the last committed turn (or the start), what it awaits, what is in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import chance, schemas, signing, yamlio
+from .archive import Archive, turn_rel, view_rel
+from .errors import ArchiveError
+from .game import Game, initial_state, next_block
+from .orders import Expectation
+from .ruleset import Ruleset, State
+from .schemafiles import load_schema
+
+
+def load_turn(archive: Archive, game: Game, seq: int) -> tuple[dict[str, Any], bytes]:
+    """Turn file `seq`, its referee signature checked."""
+    stored = archive.read_signed(turn_rel(seq))
+    signing.verify(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key},
+                   file=stored.rel)
+    doc = yamlio.load_bytes(stored.data, stored.rel)
+    schemas.validate(doc, load_schema("turn"))
+    return doc.data, stored.data
+
+
+@dataclass(frozen=True)
+class Position:
+    """The game after its last committed adjudication."""
+
+    game: Game
+    seq: int  # last committed adjudication (0 before the first)
+    state: State
+    previous_hash: str  # file hash of turn `seq` (game.yaml for 0): `previous` of the next turn
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.game.ruleset
+
+    @property
+    def next_seq(self) -> int:
+        return self.seq + 1
+
+    def next(self) -> dict[str, Any]:
+        return next_block(self.ruleset, self.state)
+
+    def over(self) -> bool:
+        return self.ruleset.result(self.state) is not None
+
+    def awaiting(self) -> list[str]:
+        return [] if self.over() else self.ruleset.awaiting(self.state)
+
+    def view_hash(self, side: str) -> str:
+        """What the side's next orders must ack: its view `seq`, or game.yaml before any turn."""
+        if self.seq == 0:
+            return self.game.hash
+        return chance.file_hash(Archive(self.game.root).read(view_rel(self.seq, side)))
+
+    def expectation(self, side: str) -> Expectation:
+        archive = Archive(self.game.root)
+        closed = None
+        if self.over():
+            closed = "the game is over; no more orders are taken"
+        elif archive.decision_requests(self.next_seq):
+            closed = (f"adjudication {self.next_seq} is under way (waiting for a decision); "
+                      "orders for it can no longer change")
+        return Expectation(self.game.id, self.next_seq, side, "" if self.over() else self.ruleset.phase(self.state),
+                           self.view_hash(side), tuple(self.awaiting()), closed)
+
+
+def current_position(game: Game) -> Position:
+    archive = Archive(game.root)
+    seq = archive.latest_seq()
+    if seq == 0:
+        return Position(game, 0, initial_state(game), game.hash)
+    turn, data = load_turn(archive, game, seq)
+    return Position(game, seq, turn["state"], chance.file_hash(data))

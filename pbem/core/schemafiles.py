@@ -1,0 +1,64 @@
+"""The JSON Schemas of every file kind, and their composition with a ruleset's parts."""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from .errors import PbemError
+from .ruleset import Ruleset
+
+KINDS = ("game", "scenario", "orders", "turn", "view", "decision-request", "decision-reply", "case")
+
+
+@lru_cache(maxsize=None)
+def _load(kind: str) -> str:
+    if kind not in KINDS:
+        raise PbemError(f"no schema for {kind!r}; kinds: {', '.join(KINDS)}")
+    return resources.files("pbem.schemas").joinpath(f"{kind}.json").read_text(encoding="utf-8")
+
+
+def load_schema(kind: str) -> dict[str, Any]:
+    """A fresh copy of the core schema of one file kind."""
+    schema: dict[str, Any] = json.loads(_load(kind))
+    return schema
+
+
+def scenario_schema(ruleset: Ruleset) -> dict[str, Any]:
+    schema = load_schema("scenario")
+    schema["properties"]["ruleset"] = {"const": ruleset.id}
+    schema["properties"]["setup"] = copy.deepcopy(ruleset.scenario_schema())
+    return schema
+
+
+def orders_schema(ruleset: Ruleset, phase: str | None = None) -> dict[str, Any]:
+    """The orders envelope with the ruleset's `orders` (for one phase, or each phase by `if`)."""
+    schema = load_schema("orders")
+    schema["properties"]["standing"] = copy.deepcopy(ruleset.standing_schema())
+    if phase is not None:
+        schema["properties"]["orders"] = copy.deepcopy(ruleset.order_schema(phase))
+        return schema
+    schema["allOf"] = [
+        {"if": {"properties": {"phase": {"const": name}}, "required": ["phase"]},
+         "then": {"properties": {"orders": copy.deepcopy(ruleset.order_schema(name))}}}
+        for name in ruleset.phase_names()
+    ]
+    schema["properties"]["phase"] = {"enum": list(ruleset.phase_names())}
+    return schema
+
+
+def schema_for(kind: str, ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """What `pbem schema KIND [--ruleset ID]` prints."""
+    if ruleset is None:
+        return load_schema(kind)
+    if kind == "orders":
+        return orders_schema(ruleset)
+    if kind == "scenario":
+        return scenario_schema(ruleset)
+    schema = load_schema(kind)
+    if kind == "case":
+        schema["properties"]["ruleset"] = {"const": ruleset.id}
+    return schema

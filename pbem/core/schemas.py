@@ -1,0 +1,460 @@
+"""JSON Schema (draft 2020-12) validation of loaded YAML documents, with positions.
+
+Game-agnostic machinery: the schemas themselves live elsewhere. Every error becomes one
+`Problem` with the file, the line:column of the offending node (from `Document.marks`),
+the document path and a plain sentence saying what was expected:
+
+- an unknown key (`additionalProperties` / `unevaluatedProperties` false) is reported at the
+  key itself, naming it and listing the allowed keys;
+- `enum` / `const` list the allowed values; `required` names the missing key;
+- `oneOf` / `anyOf` failures descend into the branch the document most likely meant (the one
+  whose `const`/`enum` discriminators and type match), reporting every error in it; when no
+  branch stands out, the message lists what each alternative expected.
+
+Regular expressions (`pattern`, `patternProperties` keys) follow JSON Schema's ECMA-262
+semantics rather than Python's where they differ in ways that matter for validation: `$`
+matches only at the very end (Python's `$` also matches before a final newline, so
+`^[a-z]+$` would accept "abc\\n"), and `\\d`, `\\w`, `\\s`, `\\b` are ASCII-only. Schemas must be
+self-contained (`$ref` only to `$defs` within the schema); `format` is an annotation only
+(not asserted), as draft 2020-12 specifies by default.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable, Mapping
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError as JsonSchemaError
+from jsonschema.exceptions import ValidationError, best_match
+
+from pbem.core.errors import DocPath, Problem, SchemaError, format_path
+from pbem.core.yamlio import Document
+
+__all__ = ["validate", "problems", "check_schema"]
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+# --------------------------------------------------------------------------------------
+# Regular expressions with ECMA-262 end-of-input and ASCII classes
+
+
+def _ecma_regex(pattern: str) -> str:
+    """Rewrite a JSON Schema regex so Python's `re.search` gives ECMA-262 results.
+
+    Unescaped `$` outside a character class becomes `\\Z` (true end of input) and the
+    whole pattern is wrapped in an ASCII-flag group.
+    """
+    out: list[str] = []
+    i, n, in_class = 0, len(pattern), False
+    while i < n:
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            if char == "]":
+                in_class = False
+        elif char == "[":
+            in_class = True
+            out.append(char)
+            i += 1
+            if i < n and pattern[i] == "^":
+                out.append("^")
+                i += 1
+            if i < n and pattern[i] == "]":  # a literal "]" first in a class
+                out.append("]")
+                i += 1
+            continue
+        elif char == "$":
+            out.append(r"\Z")
+            i += 1
+            continue
+        out.append(char)
+        i += 1
+    return "(?a:" + "".join(out) + ")"
+
+
+_SCHEMA_MAPS = ("properties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SCHEMA_ONES = (
+    "items",
+    "additionalItems",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contains",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contentSchema",
+)
+
+
+def _translate(schema: Any, originals: dict[str, str]) -> Any:
+    """A copy of `schema` with every regex rewritten by `_ecma_regex` (originals remembered)."""
+    if not isinstance(schema, Mapping):
+        return schema
+
+    def regex(pattern: Any) -> Any:
+        if not isinstance(pattern, str):
+            return pattern
+        new = _ecma_regex(pattern)
+        originals[new] = pattern
+        return new
+
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "pattern":
+            out[key] = regex(value)
+        elif key == "patternProperties" and isinstance(value, Mapping):
+            out[key] = {regex(k): _translate(v, originals) for k, v in value.items()}
+        elif key in _SCHEMA_MAPS and isinstance(value, Mapping):
+            out[key] = {k: _translate(v, originals) for k, v in value.items()}
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [_translate(v, originals) for v in value]
+        elif key in _SCHEMA_ONES:
+            out[key] = _translate(value, originals)
+        else:
+            out[key] = value
+    return out
+
+
+class _Compiled:
+    __slots__ = ("schema", "validator", "originals")
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema = schema
+        self.originals: dict[str, str] = {}
+        self.validator = Draft202012Validator(_translate(schema, self.originals))
+
+
+_CACHE: dict[int, _Compiled] = {}
+
+
+def _compiled(schema: Mapping[str, Any]) -> _Compiled:
+    found = _CACHE.get(id(schema))
+    if found is not None and found.schema is schema:
+        return found
+    if len(_CACHE) >= 64:
+        _CACHE.clear()
+    found = _CACHE[id(schema)] = _Compiled(schema)
+    return found
+
+
+# --------------------------------------------------------------------------------------
+# Plain words for values and types
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+    "object": "a mapping",
+    "array": "a list",
+}
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    if isinstance(value, (dict, list)):
+        text = "a mapping" if isinstance(value, dict) else "a list"
+    else:
+        text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null (an empty value)"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {_show(value)}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return _show(value)
+
+
+def _list_values(values: Iterable[Any], limit: int = 30) -> str:
+    shown = [_show(v) for v in values]
+    if len(shown) > limit:
+        return ", ".join(shown[:limit]) + f", … ({len(shown)} in all)"
+    return ", ".join(shown)
+
+
+def _allowed_keys(schema: Any, originals: Mapping[str, str]) -> list[str]:
+    """Names a mapping may hold under `schema` (its properties and those of its alternatives)."""
+    names: list[str] = []
+    todo = [schema]
+    seen = 0
+    while todo and seen < 50:
+        seen += 1
+        sub = todo.pop(0)
+        if not isinstance(sub, Mapping):
+            continue
+        for name in sub.get("properties", {}) or {}:
+            if name not in names:
+                names.append(name)
+        for pattern in sub.get("patternProperties", {}) or {}:
+            label = f"keys matching {originals.get(pattern, pattern)}"
+            if label not in names:
+                names.append(label)
+        for keyword in ("allOf", "anyOf", "oneOf"):
+            todo.extend(sub.get(keyword, []) or [])
+        for keyword in ("then", "else"):
+            if keyword in sub:
+                todo.append(sub[keyword])
+    return names
+
+
+# --------------------------------------------------------------------------------------
+# Errors -> Problems
+
+
+def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
+    groups: dict[int, list[ValidationError]] = {}
+    for sub in error.context or ():
+        index = sub.relative_schema_path[0] if sub.relative_schema_path else 0
+        groups.setdefault(int(index), []).append(sub)
+    return groups
+
+
+def _branch_score(error: ValidationError, errors: list[ValidationError]) -> tuple[int, int, int]:
+    """Lower is likelier the branch the writer meant."""
+    depth = len(error.absolute_path)
+    wrong_type = sum(1 for e in errors if e.validator == "type" and len(e.absolute_path) == depth)
+    wrong_tag = sum(
+        1 for e in errors if e.validator in ("const", "enum") and len(e.absolute_path) <= depth + 1
+    )
+    return (wrong_type, wrong_tag, len(errors))
+
+
+def _leaves(error: ValidationError) -> list[ValidationError]:
+    """The errors worth reporting for one top-level error (descending into oneOf/anyOf)."""
+    if not error.context or error.validator not in ("oneOf", "anyOf"):
+        if error.context:
+            best = best_match([error])
+            return [best] if best is not None else [error]
+        return [error]
+    groups = _branches(error)
+    scored = sorted((_branch_score(error, errs), index) for index, errs in groups.items())
+    if len(scored) > 1 and scored[0][0] == scored[1][0]:
+        return [error]  # no branch stands out: the caller lists the alternatives
+    chosen = groups[scored[0][1]]
+    out: list[ValidationError] = []
+    for sub in chosen:
+        out.extend(_leaves(sub))
+    return out
+
+
+def _message_for(error: ValidationError, originals: Mapping[str, str]) -> str:
+    """A plain sentence for an error not handled specially by `_explain`."""
+    keyword = error.validator
+    value = error.validator_value
+    instance = error.instance
+    if keyword == "type":
+        expected = [value] if isinstance(value, str) else list(value)
+        names = " or ".join(_TYPE_NAMES.get(t, t) for t in expected)
+        message = f"expected {names}, got {_describe(instance)}"
+        if "string" in expected and isinstance(instance, int) and not isinstance(instance, bool):
+            message += f': quote it: "{instance}"'
+        return message
+    if keyword == "enum":
+        return f"{_describe(instance)} is not allowed here; allowed values: {_list_values(value)}"
+    if keyword == "const":
+        return f"must be {_show(value)}, not {_describe(instance)}"
+    if keyword == "pattern":
+        return f"{_describe(instance)} does not have the expected form (pattern {originals.get(value, value)})"
+    if keyword == "minLength":
+        return f"must be at least {value} characters long"
+    if keyword == "maxLength":
+        return f"must be at most {value} characters long"
+    if keyword == "minimum":
+        return f"must be at least {value}, not {instance}"
+    if keyword == "maximum":
+        return f"must be at most {value}, not {instance}"
+    if keyword == "exclusiveMinimum":
+        return f"must be greater than {value}, not {instance}"
+    if keyword == "exclusiveMaximum":
+        return f"must be less than {value}, not {instance}"
+    if keyword == "multipleOf":
+        return f"must be a multiple of {value}, not {instance}"
+    if keyword == "minItems":
+        return f"must have at least {value} item{'s' if value != 1 else ''} (has {len(instance)})"
+    if keyword == "maxItems":
+        return f"must have at most {value} item{'s' if value != 1 else ''} (has {len(instance)})"
+    if keyword == "minProperties":
+        return f"must have at least {value} key{'s' if value != 1 else ''} (has {len(instance)})"
+    if keyword == "maxProperties":
+        return f"must have at most {value} key{'s' if value != 1 else ''} (has {len(instance)})"
+    if keyword == "oneOf" and not error.context:
+        return "matches more than one of the allowed forms; it must match exactly one"
+    if keyword in ("oneOf", "anyOf"):
+        seen: list[str] = []
+        depth = len(error.absolute_path)
+        for _, errs in sorted(_branches(error).items()):
+            # summarise each alternative by its discriminator failure when it has one
+            errs = sorted(errs, key=lambda e: (e.validator not in ("const", "enum", "type"), len(e.absolute_path)))
+            first = errs[0]
+            where = format_path(tuple(first.absolute_path)[depth:])
+            text = (f"{where}: " if where else "") + _message_for(first, originals)
+            if text not in seen:
+                seen.append(text)
+        return "matches none of the allowed forms: " + "; or ".join(seen[:6])
+    if keyword == "required" and isinstance(instance, Mapping):
+        missing = [k for k in value if k not in instance]
+        named = [k for k in missing if error.message.startswith(repr(k))]
+        return f"missing required key {_show((named or missing or ['?'])[0])}"
+    if keyword == "not":
+        return "this value is not allowed here"
+    if keyword == "False" or value is False:
+        return "nothing is allowed here"
+    return error.message
+
+
+def _unknown_keys(validator: Any, error: ValidationError) -> list[str]:
+    instance = error.instance
+    schema = error.schema
+    if error.validator == "additionalProperties":
+        props = schema.get("properties", {}) or {}
+        patterns = [re.compile(p) for p in (schema.get("patternProperties", {}) or {})]
+        return [k for k in instance if k not in props and not any(p.search(k) for p in patterns)]
+    try:  # unevaluatedProperties: ask jsonschema which keys something evaluated
+        from jsonschema._utils import find_evaluated_property_keys_by_schema
+
+        evaluated = find_evaluated_property_keys_by_schema(validator, instance, schema)
+        return [k for k in instance if k not in evaluated]
+    except Exception:  # pragma: no cover - private helper moved: fall back to the generic message
+        return []
+
+
+def _discriminator(doc: Document, error: ValidationError) -> Problem | None:
+    """If every alternative rejects the same key by const/enum, say which values that key may take."""
+    depth = len(error.absolute_path)
+    where: DocPath | None = None
+    allowed: list[Any] = []
+    for _, errs in sorted(_branches(error).items()):
+        tags = [e for e in errs if e.validator in ("const", "enum") and len(e.absolute_path) == depth + 1]
+        if len(tags) != 1:
+            return None
+        tag = tags[0]
+        if where is None:
+            where = tuple(tag.absolute_path)
+        elif tuple(tag.absolute_path) != where:
+            return None
+        for value in [tag.validator_value] if tag.validator == "const" else list(tag.validator_value):
+            if value not in allowed:
+                allowed.append(value)
+        instance = tag.instance
+    if where is None:
+        return None
+    return doc.problem(f"{_describe(instance)} is not allowed here; allowed values: {_list_values(allowed)}", where)
+
+
+def _explain(doc: Document, compiled: _Compiled, error: ValidationError, done: set[Any]) -> list[Problem]:
+    path: DocPath = tuple(error.absolute_path)
+    keyword = error.validator
+    originals = compiled.originals
+
+    if keyword in ("additionalProperties", "unevaluatedProperties") and error.validator_value is False:
+        unknown = _unknown_keys(compiled.validator, error)
+        if unknown:
+            allowed = _allowed_keys(error.schema, originals)
+            suffix = f"; allowed keys: {', '.join(allowed)}" if allowed else "; no keys are allowed here"
+            return [
+                doc.problem(f"unknown key {_show(k)}{suffix}", path + (k,), at_key=True)
+                for k in unknown
+            ]
+
+    if keyword in ("oneOf", "anyOf") and error.context:
+        found = _discriminator(doc, error)
+        if found is not None:
+            return [found]
+
+    if keyword == "required" and isinstance(error.instance, Mapping):
+        missing = [k for k in error.validator_value if k not in error.instance]
+        named = [k for k in missing if error.message.startswith(repr(k))]
+        out = []
+        for key in named or missing:
+            if (path, "required", key) in done:
+                continue
+            done.add((path, "required", key))
+            out.append(doc.problem(f"missing required key {_show(key)}", path))
+        return out
+
+    if keyword == "uniqueItems" and isinstance(error.instance, list):
+        seen: set[str] = set()
+        for index, item in enumerate(error.instance):
+            canon = json.dumps(item, sort_keys=True)
+            if canon in seen:
+                return [doc.problem(f"{_describe(item)} appears more than once; each item may appear only once", path + (index,))]
+            seen.add(canon)
+
+    if "propertyNames" in list(error.absolute_schema_path) and isinstance(error.instance, str):
+        parent = doc.data
+        try:
+            for part in path:
+                parent = parent[part]
+        except (KeyError, IndexError, TypeError):
+            parent = None
+        if isinstance(parent, dict) and error.instance in parent:
+            message = _message_for(error, originals)
+            return [doc.problem(f"key {_show(error.instance)}: {message}", path + (error.instance,), at_key=True)]
+
+    return [doc.problem(_message_for(error, originals), path)]
+
+
+def problems(doc: Document, schema: Mapping[str, Any]) -> list[Problem]:
+    """Every way `doc` fails `schema` (draft 2020-12), sorted by position; [] if it is valid."""
+    compiled = _compiled(schema)
+    found: list[Problem] = []
+    seen: set[tuple[Any, ...]] = set()
+    done: set[Any] = set()
+    for error in compiled.validator.iter_errors(doc.data):
+        for leaf in _leaves(error):
+            for problem in _explain(doc, compiled, leaf, done):
+                key = (problem.line, problem.column, problem.path, problem.message)
+                if key not in seen:
+                    seen.add(key)
+                    found.append(problem)
+    found.sort(key=lambda p: (p.line or 0, p.column or 0))
+    return found
+
+
+def validate(doc: Document, schema: Mapping[str, Any]) -> None:
+    """Raise SchemaError with one Problem per error if `doc` does not match `schema`."""
+    SchemaError.collect(problems(doc, schema))
+
+
+def check_schema(schema: Mapping[str, Any]) -> None:
+    """Raise SchemaError unless `schema` is a valid draft 2020-12 schema with usable regexes."""
+    found: list[Problem] = []
+    declared = schema.get("$schema")
+    if declared is not None and str(declared).rstrip("#") != DRAFT_2020_12:
+        found.append(Problem(f"$schema must be {DRAFT_2020_12}, not {declared}", path=("$schema",)))
+    meta = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    for error in meta.iter_errors(schema):
+        leaf = best_match([error]) or error
+        found.append(Problem(f"invalid JSON Schema: {leaf.message}", path=tuple(leaf.absolute_path)))
+    if not found:
+        originals: dict[str, str] = {}
+        _translate(schema, originals)
+        for translated, original in originals.items():
+            try:
+                re.compile(translated)
+            except re.error as exc:
+                found.append(Problem(f"invalid JSON Schema: pattern {original!r} does not compile: {exc}"))
+        try:
+            Draft202012Validator.check_schema(schema)
+        except JsonSchemaError as exc:  # pragma: no cover - the loop above already reports it
+            found.append(Problem(f"invalid JSON Schema: {exc.message}", path=tuple(exc.absolute_path)))
+    SchemaError.collect(found)

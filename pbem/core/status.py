@@ -1,0 +1,42 @@
+"""`pbem status`: what the game awaits and what is already in. Public facts only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .adjudicator import decision_files
+from .archive import Archive
+from .game import load_game
+from .position import current_position
+
+
+def status(game_dir: Path | str) -> str:
+    game = load_game(game_dir)
+    archive = Archive(game_dir)
+    position = current_position(game)
+    lines = [f"game {game.id} ({game.doc['ruleset']['id']} {game.doc['ruleset']['version']}), "
+             f"sides: {', '.join(game.sides)}", f"adjudications done: {position.seq}"]
+    if position.over():
+        lines.append(f"game over: {position.next()['result']}")
+        return "\n".join(lines)
+    seq = position.next_seq
+    awaiting = position.awaiting()
+    lines.append(f"next: seq {seq}, phase {position.ruleset.phase(position.state)!r}")
+    submitted: dict[str, list[str]] = {}
+    for side, _, rel in archive.orders_files(seq):
+        submitted.setdefault(side, []).append(rel)
+    for side in game.sides:
+        if side in submitted:
+            files = submitted[side]
+            note = f"in: {files[-1]}" + (f" (newest of {len(files)})" if len(files) > 1 else "")
+        elif side in awaiting:
+            note = "owes orders"
+        else:
+            note = "no orders this phase"
+        lines.append(f"  {side}: {note}")
+    for index, record in sorted(decision_files(archive, game, seq).items()):
+        state = f"answered in {record.reply_rel}" if record.reply_rel else "awaiting the reply"
+        lines.append(f"  decision {index} for {record.side}: {record.request_rel}, {state}")
+    ready = all(side in submitted for side in awaiting)
+    lines.append("ready to adjudicate" if ready else "not ready: orders outstanding")
+    return "\n".join(lines)

@@ -1,0 +1,101 @@
+"""Per-side views: the state, events and rolls one side may know (PROTOCOL.md §4, Views).
+
+A view is a pure function of the master turn file, the side and the hash of that side's
+previous view, so the audit can rebuild every view byte for byte and compare.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from . import chance
+from .ruleset import STANDING_KEY, Ruleset, State
+
+
+def view_state(ruleset: Ruleset, state: State, side: str) -> State:
+    """The ruleset's view of the state for `side` (what validation runs against)."""
+    return ruleset.view(state, side)
+
+
+def own_standing(state: State, side: str) -> dict[str, Any]:
+    return dict(state.get(STANDING_KEY, {}).get(side, {}))
+
+
+def public_next(next_: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: next_[key] for key in ("phase", "awaiting", "result") if key in next_}
+
+
+def initial_view(ruleset: Ruleset, game_id: str, game_hash: str, side: str, state: State,
+                 next_: Mapping[str, Any]) -> dict[str, Any]:
+    """View 0: the starting position as this side sees it, bound to game.yaml."""
+    return {
+        "pbem": 1,
+        "kind": "view",
+        "game": game_id,
+        "ruleset": {"id": ruleset.id, "version": ruleset.version},
+        "seq": 0,
+        "side": side,
+        "master": game_hash,
+        "previous_view": None,
+        "phases": [],
+        "dice": {"seed": None, "previous": None, "inputs": [], "phase_seed": None, "rolls": []},
+        "events": [],
+        "state": view_state(ruleset, state, side),
+        "standing": own_standing(state, side),
+        "next": public_next(next_),
+    }
+
+
+def turn_view(ruleset: Ruleset, turn: Mapping[str, Any], turn_hash: str, side: str,
+              previous_view: str) -> dict[str, Any]:
+    """View k of `side`, built from the master turn file k."""
+    events = []
+    for event in turn["events"]:
+        shown = ruleset.visible(event, side)
+        if shown is not None:
+            events.append(shown)
+    rolls = [
+        {key: roll[key] for key in ("i", "n", "value", "for")}
+        for roll in turn["dice"]["rolls"]
+        if "seen_by" not in roll or side in roll["seen_by"]
+    ]
+    inputs = []
+    for entry in turn["orders"]:
+        item = {"side": entry["side"]}
+        if entry["status"] == "submitted":
+            item.update(entropy=entry["entropy"], order_hash=entry["hash"])
+        inputs.append(item)
+    return {
+        "pbem": 1,
+        "kind": "view",
+        "game": turn["game"],
+        "ruleset": {"id": ruleset.id, "version": ruleset.version},
+        "seq": turn["seq"],
+        "side": side,
+        "master": turn_hash,
+        "previous_view": previous_view,
+        "phases": list(turn["phases"]),
+        "dice": {
+            "seed": turn["dice"]["seed"],
+            "previous": turn["previous"],
+            "inputs": inputs,
+            "phase_seed": turn["dice"]["phase_seed"],
+            "rolls": rolls,
+        },
+        "events": events,
+        "state": view_state(ruleset, turn["state"], side),
+        "standing": own_standing(turn["state"], side),
+        "next": public_next(turn["next"]),
+    }
+
+
+def recompute_phase_seed(view: Mapping[str, Any], game_id: str) -> bytes:
+    """A player's check: the phase seed from the view's public inputs alone."""
+    dice = view["dice"]
+    inputs = [
+        chance.SideInput(entry["side"], bytes.fromhex(entry.get("entropy", "")),
+                         chance.parse_hash(entry["order_hash"]) if "order_hash" in entry else b"")
+        for entry in dice["inputs"]
+    ]
+    return chance.phase_seed(game_id, view["seq"], bytes.fromhex(dice["seed"]), chance.parse_hash(dice["previous"]),
+                             inputs)

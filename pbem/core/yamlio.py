@@ -1,0 +1,664 @@
+"""The one strict YAML loader (and canonical dumper) for every file pbem reads or writes.
+
+Players write YAML by hand, so the loader refuses everything that could mean something
+other than what the player sees:
+
+- exactly one document, UTF-8 (a UTF-8 byte-order mark is accepted and ignored; UTF-16/32
+  are refused), only YAML-printable characters;
+- no tags (`!!str`, `!foo`, ...), no merge keys (`<<`), no duplicate mapping keys (both
+  lines are named), mapping keys are strings only (a plain `2717:` key is a number: quote it);
+- plain scalars resolve to: None (`null`, `Null`, `NULL`, `~`, empty), bool (`true`, `True`,
+  `TRUE`, `false`, `False`, `FALSE`), int (`[-+]?(0|[1-9][0-9]*)`) or str; `yes`, `no`, `on`,
+  `off`, `y`, `n` stay strings;
+- refused plain scalars (each error says what to write instead): floats (`1.5`, `.5`, `1e3`,
+  `.inf`, `.nan`), dates and timestamps, sexagesimal numbers (`1:30`), numbers with a leading
+  zero or a base prefix (`010`, `0o17`, `0x1F`, `0b101`), numbers with underscores (`1_000`);
+- quoted and block scalars are always strings;
+- aliases are allowed, but the nodes they expand to are counted and limited to
+  `MAX_ALIAS_NODES` in total; an alias value is a fresh copy (no shared objects); an anchor
+  name defined twice is refused (as PyYAML's own composer does), so is an alias inside the
+  node it names;
+- at most `MAX_DEPTH` nested lists/mappings; files larger than `max_bytes` are refused
+  before parsing (`load_file` checks the size before reading anything).
+
+The document is built from the parser's event stream iteratively (no recursion), so hostile
+nesting cannot exhaust the stack. Problems are collected (up to `MAX_PROBLEMS`) and raised
+together as one `YamlError`, sorted by position; a syntax error ends the collection.
+
+Positions (`Mark`) are 1-based line and column, counted in characters. `Document.marks`
+maps the path of every node to where its value starts; `Document.key_marks` maps the path of
+every mapping entry to where its *key* is written (so `key_marks[("units", "A1")]` points at
+`A1:` while `marks[("units", "A1")]` points at the value). Nodes inside an alias expansion
+have no marks of their own: `Document.mark` falls back to the nearest marked ancestor, the
+alias itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
+
+import yaml
+
+from pbem.core.errors import DocPath, Problem, YamlError, format_path
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_ALIAS_NODES",
+    "MAX_DEPTH",
+    "MAX_PROBLEMS",
+    "Mark",
+    "Document",
+    "load_bytes",
+    "load_file",
+    "dump",
+]
+
+MAX_FILE_BYTES: int = 4 * 1024 * 1024
+"""Files bigger than this are refused before parsing."""
+
+MAX_ALIAS_NODES: int = 1000
+"""Total number of nodes that alias expansion may produce in one document."""
+
+MAX_DEPTH: int = 64
+"""Most lists/mappings nested inside one another."""
+
+MAX_PROBLEMS: int = 100
+"""Stop collecting problems after this many (a final problem says so)."""
+
+_Loader: Any = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+_DumperBase: Any = getattr(yaml, "CSafeDumper", None) or yaml.SafeDumper
+
+# Width passed to the emitter: large enough that no string is ever wrapped (libyaml and the
+# pure-Python emitter both take a C-int-sized width).
+_NO_WRAP = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A position in a file: 1-based line and column (in characters)."""
+
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Document:
+    """A loaded YAML document: the data and where each part of it was written."""
+
+    data: Any
+    """Only dict (str keys), list, str, int, bool and None."""
+    file: str
+    marks: Mapping[DocPath, Mark] = field(default_factory=dict)
+    """Path of a node -> where its value starts."""
+    key_marks: Mapping[DocPath, Mark] = field(default_factory=dict)
+    """Path of a mapping entry -> where its key is written."""
+
+    def mark(self, path: DocPath) -> Mark | None:
+        """Where the node at `path` starts, or its nearest marked ancestor."""
+        path = tuple(path)
+        for end in range(len(path), -1, -1):
+            found = self.marks.get(path[:end])
+            if found is not None:
+                return found
+        return None
+
+    def key_mark(self, path: DocPath) -> Mark | None:
+        """Where the key of the mapping entry at `path` is written (else `mark(path)`)."""
+        found = self.key_marks.get(tuple(path))
+        return found if found is not None else self.mark(path)
+
+    def problem(self, message: str, path: DocPath = (), *, at_key: bool = False, **kw: Any) -> Problem:
+        """A Problem located at this file and the node at `path` (its key if `at_key`)."""
+        where = self.key_mark(path) if at_key else self.mark(path)
+        return Problem(
+            message,
+            file=self.file,
+            line=where.line if where else None,
+            column=where.column if where else None,
+            path=tuple(path),
+            **kw,
+        )
+
+
+# --------------------------------------------------------------------------------------
+# Plain scalar resolution
+
+
+class _Refused(Exception):
+    """A plain scalar that pbem does not accept; the message says what to write instead."""
+
+
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT_RE = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_TIMESTAMP_RE = re.compile(
+    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
+    r"(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
+    r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?"
+)
+_BASE_PREFIX_RE = re.compile(r"[-+]?0(?:[xX][0-9a-fA-F_]+|[oO][0-7_]+|[bB][01_]+)")
+_LEADING_ZERO_RE = re.compile(r"[-+]?0[0-9_]+")
+_SEXAGESIMAL_RE = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-9_]*[0-9][0-9_]*)+(?:\.[0-9_]*)?")
+_UNDERSCORE_INT_RE = re.compile(r"[-+]?[0-9][0-9_]*")
+_FLOAT_RE = re.compile(
+    r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)"
+)
+_NUMBERISH_START = frozenset("0123456789+-.")
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _resolve_plain(text: str) -> Any:
+    """The value of an untagged plain scalar, or raise _Refused."""
+    if text in _NULLS:
+        return None
+    if text in _BOOLS:
+        return _BOOLS[text]
+    if text == "<<":
+        raise _Refused(f'"<<" (a YAML merge key) is not allowed: write the keys out in full, or quote it: {_quote(text)}')
+    if not text or text[0] not in _NUMBERISH_START:
+        return text
+    if _INT_RE.fullmatch(text):
+        try:
+            return int(text)
+        except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+            raise _Refused(f"number with {len(text)} digits is too long: quote it if you mean a string") from None
+    if _TIMESTAMP_RE.fullmatch(text):
+        raise _Refused(f"{text} reads as a date or time in YAML: quote it if you mean a string: {_quote(text)}")
+    if _BASE_PREFIX_RE.fullmatch(text):
+        raise _Refused(
+            f"{text} reads as a hexadecimal, octal or binary number in some YAML readers: "
+            f"write the number in decimal, or quote it if you mean a string: {_quote(text)}"
+        )
+    if _LEADING_ZERO_RE.fullmatch(text):
+        raise _Refused(
+            f"{text} has a leading zero, which some YAML readers take as an octal number: "
+            f"write the number without leading zeros, or quote it if you mean a string: {_quote(text)}"
+        )
+    if _SEXAGESIMAL_RE.fullmatch(text):
+        raise _Refused(
+            f"{text} reads as a base-60 number in YAML 1.1 (1:30 means 90): "
+            f"quote it if you mean a string: {_quote(text)}"
+        )
+    if _UNDERSCORE_INT_RE.fullmatch(text):
+        raise _Refused(
+            f"{text}: no underscores in numbers: write {text.replace('_', '')}, "
+            f"or quote it if you mean a string: {_quote(text)}"
+        )
+    if _FLOAT_RE.fullmatch(text):
+        raise _Refused(
+            f"{text} reads as a decimal (floating-point) number: no floats: use whole numbers, "
+            f"or quote it if you mean a string: {_quote(text)}"
+        )
+    return text
+
+
+def _plain_is_string(text: str) -> bool:
+    """Would `text`, written as a plain scalar, load back as this same string?"""
+    try:
+        value = _resolve_plain(text)
+    except _Refused:
+        return False
+    return isinstance(value, str) and value == text
+
+
+# --------------------------------------------------------------------------------------
+# Loading
+
+
+class _Stop(Exception):
+    """A problem after which loading cannot go on."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+class _Frame:
+    """An open list or mapping while the document is being built."""
+
+    __slots__ = (
+        "container",
+        "path",
+        "is_map",
+        "in_key",
+        "has_key",
+        "key",
+        "key_ok",
+        "key_marks",
+        "anchor",
+        "size",
+        "height",
+    )
+
+    def __init__(self, container: Any, path: DocPath, is_map: bool, in_key: bool, anchor: str | None) -> None:
+        self.container = container
+        self.path = path
+        self.is_map = is_map
+        self.in_key = in_key
+        self.has_key = False
+        self.key: str = ""
+        self.key_ok = False
+        self.key_marks: dict[str, Mark] = {}
+        self.anchor = anchor
+        self.size = 1
+        self.height = 1
+
+
+def _short_tag(tag: str) -> str:
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a number"
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "a string"
+
+
+class _Builder:
+    """Turns a parser event stream into (data, marks, key_marks), collecting problems."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+        self.marks: dict[DocPath, Mark] = {}
+        self.key_marks: dict[DocPath, Mark] = {}
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, tuple[Any, int, int, Mark]] = {}
+        self.open_anchors: set[str] = set()
+        self.alias_nodes = 0
+        self.root: Any = None
+        self.documents = 0
+        self.start_marks: list[Mark] = []
+
+    # -- problems
+    def add(self, message: str, mark: Mark | None, path: DocPath = ()) -> None:
+        if len(self.problems) >= MAX_PROBLEMS:
+            raise _Stop(Problem(f"too many problems: stopped after {MAX_PROBLEMS}", file=self.file))
+        self.problems.append(
+            Problem(message, file=self.file, line=mark.line if mark else None, column=mark.column if mark else None, path=path)
+        )
+
+    def stop(self, message: str, mark: Mark | None, path: DocPath = ()) -> _Stop:
+        return _Stop(
+            Problem(message, file=self.file, line=mark.line if mark else None, column=mark.column if mark else None, path=path)
+        )
+
+    # -- where the next node goes
+    def slot(self) -> tuple[DocPath, bool, bool]:
+        """(path of the next node, whether it is a mapping key, whether it lies inside a key)."""
+        if not self.stack:
+            return (), False, False
+        top = self.stack[-1]
+        if top.is_map and not top.has_key:
+            return top.path + ("?",), True, True
+        if top.is_map:
+            return top.path + (top.key,), False, top.in_key
+        return top.path + (len(top.container),), False, top.in_key
+
+    def attach(self, value: Any, mark: Mark, size: int, height: int, plain: str | None) -> None:
+        """Put a finished node into its parent (or make it the root)."""
+        if not self.stack:
+            self.root = value
+            return
+        top = self.stack[-1]
+        top.size += size
+        if height + 1 > top.height:
+            top.height = height + 1
+        if not top.is_map:
+            top.container.append(value)
+            return
+        if top.has_key:
+            if top.key_ok:
+                top.container[top.key] = value
+            top.has_key = False
+            return
+        # `value` is a key
+        top.has_key = True
+        top.key_ok = False
+        if isinstance(value, str):
+            top.key = value
+            first = top.key_marks.get(value)
+            if first is not None:
+                self.add(
+                    f"duplicate key {_quote(value)} (first at line {first.line}, column {first.column}): keep only one",
+                    mark,
+                    top.path + (value,),
+                )
+            else:
+                top.key_marks[value] = mark
+                top.key_ok = True
+        else:
+            text = plain if plain is not None else _describe(value)
+            top.key = text if plain is not None else "?"
+            if plain == "":
+                self.add("empty key: write a name before the colon", mark, top.path)
+            elif plain is not None:
+                self.add(
+                    f"key {plain} is read as {_describe(value)}; keys must be strings: quote it: {_quote(plain)}",
+                    mark,
+                    top.path + (plain,),
+                )
+            else:
+                self.add(f"a key must be a string, not {_describe(value)}", mark, top.path)
+        if not top.in_key:
+            self.key_marks[top.path + (top.key,)] = mark
+
+    def check_tag(self, tag: str | None, mark: Mark, path: DocPath) -> bool:
+        if tag is None:
+            return True
+        self.add(
+            f"tags are not allowed ({_short_tag(tag)}): remove the tag, and quote the value if you mean a string",
+            mark,
+            path,
+        )
+        return False
+
+    def new_anchor(self, name: str | None, mark: Mark, path: DocPath) -> None:
+        if name is None:
+            return
+        earlier = self.anchors.get(name)
+        if earlier is not None or name in self.open_anchors:
+            where = f" (first at line {earlier[3].line}, column {earlier[3].column})" if earlier else ""
+            self.add(f'anchor "&{name}" is defined twice{where}: give each anchor its own name', mark, path)
+
+    # -- events
+    def feed(self, events: Iterable[Any]) -> None:
+        for event in events:
+            mark = Mark(event.start_mark.line + 1, event.start_mark.column + 1)
+            kind = type(event)
+            if kind is yaml.ScalarEvent:
+                self.scalar(event, mark)
+            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                self.start(event, mark, kind is yaml.MappingStartEvent)
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                self.end()
+            elif kind is yaml.AliasEvent:
+                self.alias(event, mark)
+            elif kind is yaml.DocumentStartEvent:
+                self.documents += 1
+                if self.documents > 1:
+                    raise self.stop(
+                        "a second YAML document starts here: a file holds exactly one document "
+                        "(remove the extra '---', or put each document in its own file)",
+                        mark,
+                    )
+            # StreamStart, StreamEnd, DocumentEnd: nothing to do
+
+    def scalar(self, event: Any, mark: Mark) -> None:
+        path, is_key, in_key = self.slot()
+        if is_key:  # problems with a key are reported at the entry it names
+            path = path[:-1] + (event.value,)
+        self.new_anchor(event.anchor, mark, path)
+        plain: str | None = None
+        text: str = event.value
+        if not self.check_tag(event.tag, mark, path):
+            value: Any = text
+        elif event.style in (None, ""):
+            plain = text
+            try:
+                value = _resolve_plain(text)
+            except _Refused as refused:
+                self.add(str(refused), mark, path)
+                value = text
+                plain = None
+        else:
+            value = text
+        if not in_key:
+            self.marks[path] = mark
+        if event.anchor is not None:
+            self.anchors[event.anchor] = (value, 1, 0, mark)
+        self.attach(value, mark, 1, 0, plain if is_key else None)
+
+    def start(self, event: Any, mark: Mark, is_map: bool) -> None:
+        path, is_key, in_key = self.slot()
+        if len(self.stack) >= MAX_DEPTH:
+            raise self.stop(f"nesting too deep: more than {MAX_DEPTH} levels of lists and mappings", mark, path)
+        self.check_tag(event.tag, mark, path)
+        self.new_anchor(event.anchor, mark, path)
+        if not in_key:
+            self.marks[path] = mark
+        if event.anchor is not None:
+            self.open_anchors.add(event.anchor)
+        self.stack.append(_Frame({} if is_map else [], path, is_map, in_key, event.anchor))
+        self.start_marks.append(mark)
+
+    def end(self) -> None:
+        frame = self.stack.pop()
+        mark = self.start_marks.pop()
+        if frame.anchor is not None:
+            self.open_anchors.discard(frame.anchor)
+            self.anchors[frame.anchor] = (frame.container, frame.size, frame.height, mark)
+        self.attach(frame.container, mark, frame.size, frame.height, None)
+
+    def alias(self, event: Any, mark: Mark) -> None:
+        path, is_key, in_key = self.slot()
+        name: str = event.anchor
+        if name in self.open_anchors:
+            raise self.stop(f'alias "*{name}" is inside the node it refers to (recursive data is not allowed)', mark, path)
+        found = self.anchors.get(name)
+        if found is None:
+            raise self.stop(f'alias "*{name}" refers to no anchor "&{name}" before it', mark, path)
+        value, size, height, _ = found
+        self.alias_nodes += size
+        if self.alias_nodes > MAX_ALIAS_NODES:
+            raise self.stop(
+                f"alias expansion too large: aliases would expand to more than {MAX_ALIAS_NODES} nodes; "
+                "write the data out instead",
+                mark,
+                path,
+            )
+        if len(self.stack) + height > MAX_DEPTH:
+            raise self.stop(f"nesting too deep: more than {MAX_DEPTH} levels of lists and mappings", mark, path)
+        if not in_key:
+            self.marks[path] = mark
+        if isinstance(value, (list, dict)):
+            value = copy.deepcopy(value)  # bounded: at most MAX_ALIAS_NODES nodes, MAX_DEPTH deep
+        self.attach(value, mark, size, height, None)
+
+
+def _line_col(text: str, index: int) -> Mark:
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return Mark(line, column)
+
+
+# YAML 1.1/1.2 printable characters (c-printable); everything else is refused up front.
+_NON_PRINTABLE_RE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _decode(data: bytes, file: str) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or data.startswith((b"\x00\x00\xfe\xff",)):
+        raise YamlError(Problem("the file is UTF-16 or UTF-32: save it as UTF-8", file=file, line=1, column=1))
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        good = data[: exc.start].decode("utf-8")
+        where = _line_col(good, len(good))
+        raise YamlError(
+            Problem(
+                f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}): save the file as UTF-8",
+                file=file,
+                line=where.line,
+                column=where.column,
+            )
+        ) from None
+    bad = _NON_PRINTABLE_RE.search(text)
+    if bad is not None:
+        where = _line_col(text, bad.start())
+        raise YamlError(
+            Problem(
+                f"character U+{ord(bad.group()):04X} is not allowed in YAML: remove it "
+                "(inside double quotes, write it as an escape such as \\t or \\u0000)",
+                file=file,
+                line=where.line,
+                column=where.column,
+            )
+        )
+    return text
+
+
+def _syntax_problem(exc: yaml.YAMLError, text: str, file: str) -> Problem:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    context_mark = getattr(exc, "context_mark", None)
+    message = f"YAML syntax error: {problem}"
+    if context:
+        message += f" ({context}"
+        if context_mark is not None:
+            message += f" at line {context_mark.line + 1}, column {context_mark.column + 1}"
+        message += ")"
+    if mark is not None:
+        lines = text.splitlines()
+        if 0 <= mark.line < len(lines) and "\t" in lines[mark.line][: mark.column + 1]:
+            message += "; tabs are not allowed for indentation: use spaces"
+        return Problem(message, file=file, line=mark.line + 1, column=mark.column + 1)
+    return Problem(message, file=file)
+
+
+def _events(text: str) -> Iterator[Any]:
+    return yaml.parse(text, Loader=_Loader)  # type: ignore[no-any-return]
+
+
+def load_bytes(data: bytes, file: str, *, max_bytes: int = MAX_FILE_BYTES) -> Document:
+    """Load one strict YAML document from `data`; `file` names it in every message.
+
+    Raises YamlError with every problem found (each with line:column and document path).
+    """
+    if len(data) > max_bytes:
+        raise YamlError(Problem(f"file too large: {len(data)} bytes; the limit is {max_bytes} bytes", file=file))
+    text = _decode(data, file)
+    builder = _Builder(file)
+    try:
+        builder.feed(_events(text))
+    except _Stop as stop:
+        builder.problems.append(stop.problem)
+    except yaml.YAMLError as exc:
+        builder.problems.append(_syntax_problem(exc, text, file))
+    else:
+        if builder.documents == 0:
+            builder.problems.append(
+                Problem("no YAML document in the file (it is empty or holds only comments)", file=file, line=1, column=1)
+            )
+    if builder.problems:
+        builder.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+        raise YamlError(builder.problems)
+    return Document(builder.root, file, builder.marks, builder.key_marks)
+
+
+def load_file(path: Path | str, *, max_bytes: int = MAX_FILE_BYTES) -> Document:
+    """Load one strict YAML file; the size is checked before anything is read.
+
+    OSError (missing file, permissions, a directory) propagates unchanged.
+    """
+    name = str(path)
+    size = os.stat(path).st_size
+    if size > max_bytes:
+        raise YamlError(Problem(f"file too large: {size} bytes; the limit is {max_bytes} bytes", file=name))
+    with open(path, "rb") as handle:
+        # Read at most one byte past the bound: the file may have grown, or be a device or pipe.
+        data = handle.read(max_bytes + 1)
+    return load_bytes(data, name, max_bytes=max_bytes)
+
+
+# --------------------------------------------------------------------------------------
+# Dumping
+
+
+def _clean(obj: Any, path: DocPath = (), depth: int = 0) -> Any:
+    """A copy of `obj` made of plain dict/list/str/int/bool/None, or TypeError/ValueError."""
+    if obj is None or obj is True or obj is False:
+        return obj
+    if isinstance(obj, bool):
+        return bool(obj)
+    if isinstance(obj, int):
+        return int(obj)
+    if isinstance(obj, str):
+        return "" + obj
+    if isinstance(obj, float):
+        raise TypeError(f"cannot dump a float at {format_path(path) or 'top level'}: pbem files hold whole numbers only")
+    if isinstance(obj, (Mapping, list, tuple)):
+        if depth >= MAX_DEPTH:
+            raise ValueError(
+                f"cannot dump: nested deeper than {MAX_DEPTH} levels (or contains itself) at {format_path(path) or 'top level'}"
+            )
+        if isinstance(obj, Mapping):
+            out: dict[str, Any] = {}
+            for key, value in obj.items():
+                if not isinstance(key, str):
+                    raise TypeError(f"cannot dump a mapping key {key!r} at {format_path(path) or 'top level'}: keys must be strings")
+                out["" + key] = _clean(value, path + (key,), depth + 1)
+            return out
+        return [_clean(item, path + (index,), depth + 1) for index, item in enumerate(obj)]
+    raise TypeError(f"cannot dump {type(obj).__name__} at {format_path(path) or 'top level'}")
+
+
+# Characters that are line breaks to some YAML or text reader: strings holding any of them are
+# written double-quoted (escaped), so every string stays on one line of canonical text.
+_BREAKS_RE = re.compile("[\n\r\x85\u2028\u2029\ufeff]")
+
+
+def _represent_str(dumper: Any, data: str) -> Any:
+    style = None
+    if _BREAKS_RE.search(data) or not _plain_is_string(data):
+        style = '"'
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+def _make_dumper(base: Any) -> Any:
+    """A safe dumper class on `base`: no anchors, strings quoted whenever pbem would misread them."""
+
+    class Dumper(base):  # type: ignore[misc,valid-type]
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
+
+    Dumper.add_representer(str, _represent_str)
+    return Dumper
+
+
+_Dumper: Any = _make_dumper(_DumperBase)
+
+
+def dump(obj: Any) -> str:
+    """Canonical YAML text for `obj` that `load_bytes` reads back equal.
+
+    Block style, keys in insertion order, UTF-8 text (no \\u escapes for printable
+    characters), no wrapping, LF line ends, no trailing blanks, exactly one final newline.
+    Only dict (str keys), list/tuple, str, int, bool and None can be dumped.
+    """
+    clean = _clean(obj)
+    text: str = yaml.dump(
+        clean,
+        Dumper=_Dumper,
+        default_flow_style=False,
+        sort_keys=False,
+        allow_unicode=True,
+        width=_NO_WRAP,
+        indent=2,
+        line_break="\n",
+    )
+    return text

@@ -1,0 +1,133 @@
+"""`pbem demo`: a complete game with bots on every side, through the same files a real game uses.
+
+Each bot sees only its own view file; it writes an orders file, signs it with its own key, and
+the referee takes it through `submit` like any mail. Decisions go out as requests and come
+back as signed replies. At the end the archive is audited.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from .core import signing, yamlio
+from .core.adjudicator import adjudicate
+from .core.archive import Archive, view_rel
+from .core.audit import audit
+from .core.errors import PbemError
+from .core.game import load_game, new_game
+from .core.intake import submit
+from .core.players import bot_seed, orders_document, read_view, reply_document
+from .core.position import current_position
+from .core.ruleset import get as get_ruleset
+
+MAX_ROUNDS = 10_000
+
+
+@dataclass
+class DemoGame:
+    """A game directory plus the keys of its referee and players (in `keys/` beside it)."""
+
+    root: Path
+    referee: signing.SigningKey
+    players: dict[str, signing.SigningKey]
+    say: Callable[[str], None]
+
+    def mailbox(self, side: str) -> Path:
+        path = self.root.parent / "mail" / side
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def latest_view(self, side: str) -> Path:
+        return self.root / view_rel(Archive(self.root).latest_seq(), side)
+
+    def play_orders(self, side: str) -> None:
+        view = read_view(self.latest_view(side))
+        seed = bot_seed("pbem/demo/orders", side.encode(), view.data)
+        orders = view.ruleset.bot_orders(view.doc["state"], side, seed)
+        doc = orders_document(view, orders, entropy=bot_seed("pbem/demo/entropy", side.encode(), view.data))
+        path = self.mailbox(side) / f"orders-{view.doc['seq'] + 1:04d}.yaml"
+        self._send(side, path, doc)
+
+    def answer(self, side: str, request_rel: str) -> None:
+        data = (self.root / request_rel).read_bytes()
+        request = yamlio.load_bytes(data, request_rel).data
+        ruleset = get_ruleset(load_game(self.root).doc["ruleset"]["id"])
+        answer = ruleset.bot_answer(request, bot_seed("pbem/demo/answer", side.encode(), data))
+        path = self.mailbox(side) / Path(request_rel).name.replace("request", f"reply-{request['seq']:04d}")
+        self._send(side, path, reply_document(request, data, answer))
+
+    def _send(self, side: str, path: Path, doc: dict[str, object]) -> None:
+        data = yamlio.dump(doc).encode("utf-8")
+        path.write_bytes(data)
+        game = load_game(self.root)
+        sig = signing.sign(data, self.players[side], game.orders_namespace())
+        path.with_name(path.name + ".sig").write_text(sig, encoding="utf-8")
+        result = submit(self.root, path)
+        if result.errors:
+            raise PbemError(f"the {side} bot's file was rejected: {result.errors[0]}")
+
+    def round(self) -> bool:
+        """One exchange: every awaited side sends orders, the referee adjudicates. False when over."""
+        position = current_position(load_game(self.root))
+        if position.over():
+            return False
+        for side in position.awaiting():
+            self.play_orders(side)
+        report = adjudicate(self.root, self.referee)
+        while not report.committed:
+            side = yamlio.load_bytes((self.root / report.files[0]).read_bytes(), report.files[0]).data["side"]
+            self.say(f"  seq {report.seq}: {side} is asked to decide ({report.files[0]})")
+            self.answer(side, report.files[0])
+            report = adjudicate(self.root, self.referee)
+        self.say(f"  {report.message}")
+        return True
+
+
+def setup_demo(ruleset_id: str, scenario: Path, workdir: Path, *, chain_length: int = 1024,
+               say: Callable[[str], None] = print) -> DemoGame:
+    keys = workdir / "keys"
+    keys.mkdir(parents=True, exist_ok=True)
+    ruleset = get_ruleset(ruleset_id)
+    scenario_doc = yamlio.load_file(scenario).data
+    sides = ruleset.sides(scenario_doc)
+    opened = {}
+    for name in ["referee", *sides]:
+        if not (keys / name).exists():
+            signing.write_keypair(name, keys)
+        opened[name] = signing.load_signing_key(keys / name, passphrase=b"")
+    root = workdir / "game"
+    public = {side: opened[side].public_line for side in sides}
+    new_game(scenario, f"demo-{ruleset_id}", opened["referee"], public, root, chain_length=chain_length)
+    return DemoGame(root, opened["referee"], {side: opened[side] for side in sides}, say)
+
+
+def play_demo(ruleset_id: str, scenario: Path | None, workdir: Path, *, chain_length: int = 1024) -> int:
+    if workdir.exists() and any(workdir.iterdir()):
+        print(f"{workdir} is not empty; give a new directory", file=sys.stderr)
+        return 2
+    scenario = scenario or default_scenario(ruleset_id)
+    print(f"pbem demo: {ruleset_id} from {scenario}, bots on every side, in {workdir}")
+    game = setup_demo(ruleset_id, scenario, workdir, chain_length=chain_length)
+    rounds = 0
+    while game.round():
+        rounds += 1
+        if rounds > MAX_ROUNDS:
+            print("the game did not end; stopping", file=sys.stderr)
+            return 1
+    print(f"game over after {rounds} exchanges: {current_position(load_game(game.root)).next()['result']}")
+    found = audit(game.root)
+    for item in found:
+        print(item)
+    print("audit: OK" if not found else f"audit: {len(found)} discrepancies")
+    return 0 if not found else 1
+
+
+def default_scenario(ruleset_id: str) -> Path:
+    """The sample scenario shipped for a ruleset (samples/<id>/scenario.yaml)."""
+    here = Path(__file__).resolve().parent.parent / "samples" / ruleset_id / "scenario.yaml"
+    if not here.is_file():
+        raise PbemError(f"no sample scenario for {ruleset_id!r} at {here}; pass --scenario")
+    return here

@@ -1,0 +1,1 @@
+"""Map geometry shared by the games."""
