@@ -9,3 +9,43 @@ from pbem.core import ruleset
 ruleset.register("duel", "tests.rulesets.duel:Duel")
 
 DUEL_SCENARIO = Path(__file__).parent / "rulesets" / "duel-scenario.yaml"
+
+
+import shutil  # noqa: E402
+
+import pytest  # noqa: E402
+
+from pbem.demo import DemoGame, setup_demo  # noqa: E402
+
+_PLAYED: dict[str, Path] = {}
+
+
+def play_duel(workdir: Path, *, exchanges: int | None = None) -> DemoGame:
+    """A duel game played by bots through real files: to the end, or for `exchanges` rounds."""
+    game = setup_demo("duel", DUEL_SCENARIO, workdir, say=lambda _: None)
+    rounds = 0
+    while (exchanges is None or rounds < exchanges) and game.round():
+        rounds += 1
+    return game
+
+
+@pytest.fixture()
+def finished_duel(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> DemoGame:
+    """A copy of one finished bot game (played once per test session, copied per test)."""
+    if "done" not in _PLAYED:
+        _PLAYED["done"] = tmp_path_factory.mktemp("duel-master")
+        play_duel(_PLAYED["done"])
+    target = tmp_path / "copy"
+    shutil.copytree(_PLAYED["done"], target)
+    game = setup_keys_only(target)
+    return game
+
+
+def setup_keys_only(workdir: Path) -> DemoGame:
+    from pbem.core import signing
+    from pbem.core.game import load_game
+
+    game = load_game(workdir / "game")
+    keys = {name: signing.load_signing_key(workdir / "keys" / name, passphrase=b"")
+            for name in ["referee", *game.sides]}
+    return DemoGame(workdir / "game", keys["referee"], {s: keys[s] for s in game.sides}, lambda _: None)

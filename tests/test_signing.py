@@ -66,7 +66,9 @@ def ssh_ok(*args: str | Path, stdin: bytes | None = None) -> bytes:
     return done.stdout
 
 
-def ssh_key(directory: Path, name: str, *, kind: str = "ed25519", passphrase: str = "", extra: tuple[str, ...] = ()) -> Path:
+def ssh_key(
+    directory: Path, name: str, *, kind: str = "ed25519", passphrase: str = "", extra: tuple[str, ...] = ()
+) -> Path:
     """A key made by ssh-keygen, comment = name."""
     path = directory / name
     ssh_ok("-q", "-t", kind, "-N", passphrase, "-C", name, "-f", path, *extra)
@@ -81,7 +83,9 @@ def ssh_sign(key: Path, data: bytes, ns: str, directory: Path, stem: str = "sign
     return (directory / f"{stem}.yaml.sig").read_text()
 
 
-def ssh_verify(data: bytes, sig: str, ns: str, identity: str, public_line: str, directory: Path) -> subprocess.CompletedProcess[bytes]:
+def ssh_verify(
+    data: bytes, sig: str, ns: str, identity: str, public_line: str, directory: Path
+) -> subprocess.CompletedProcess[bytes]:
     """`ssh-keygen -Y verify` as a third party would run it."""
     allowed = directory / "allowed_signers"
     allowed.write_text(f"{identity} {public_line}\n")
@@ -258,7 +262,9 @@ def test_load_passphrase_key_by_argument(tmp_path: Path, cipher: str, no_passphr
 
 
 @needs_ssh
-def test_load_passphrase_key_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_passphrase_source: None) -> None:
+def test_load_passphrase_key_from_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_passphrase_source: None
+) -> None:
     path = ssh_key(tmp_path, "locked", passphrase="correct horse")
     monkeypatch.setenv("PBEM_PASSPHRASE", "correct horse")
     assert load_signing_key(path).public_line.endswith(" locked")
@@ -282,7 +288,9 @@ def test_encrypted_key_without_passphrase_says_how_to_give_one(tmp_path: Path, n
 
 
 @needs_ssh
-def test_encrypted_key_asks_at_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_passphrase_source: None) -> None:
+def test_encrypted_key_asks_at_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_passphrase_source: None
+) -> None:
     path = ssh_key(tmp_path, "locked", passphrase="typed")
     prompts: list[str] = []
 
@@ -394,7 +402,10 @@ RSA_LINE = "ssh-rsa " + base64.b64encode(
         (RSA_LINE, "ssh-rsa (RSA)"),
         ("ssh-ed25519", "not an OpenSSH public key line"),
         ("us ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHee9ymjIYL0XAZEUjElIXkfHMQPJEbfAsCGVH5tm/yy", "base64"),
-        ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHee9ymjIYL0XAZEUjElIXkfHMQPJEbfAsCGVH5tm/yy\nssh-ed25519 AAAA", "one line"),
+        (
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHee9ymjIYL0XAZEUjElIXkfHMQPJEbfAsCGVH5tm/yy\nssh-ed25519 AAAA",
+            "one line",
+        ),
         ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHee9ymjIYL0XAZEUjElIXkf", "damaged public key"),
         ("ssh-ed25519 AAAAB3NzaC1yc2EAAAADAQABAAAAgQDD", "holds ssh-rsa"),
     ],
@@ -591,7 +602,8 @@ def test_every_flipped_signature_character_is_rejected(parties: dict[str, Signin
         with pytest.raises(SignatureError) as caught:
             verify(ORDERS_TEXT, damaged, ORDERS, lines_of(parties, "us"))
         message = str(caught.value)
-        kinds.update(k for k in ("malformed", "wrong key", "wrong namespace", "bad signature", "unsupported") if k in message)
+        verdicts = ("malformed", "wrong key", "wrong namespace", "bad signature", "unsupported")
+        kinds.update(k for k in verdicts if k in message)
     # damage in different places is reported as different things
     assert {"malformed", "bad signature", "wrong namespace"} <= kinds
 
@@ -678,7 +690,9 @@ def test_canonical_text_properties(raw: bytes) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _armored(key: SigningKey, text: bytes = ORDERS_TEXT, name: str | None = "orders-us-3.yaml", ns: str = ORDERS) -> str:
+def _armored(
+    key: SigningKey, text: bytes = ORDERS_TEXT, name: str | None = "orders-us-3.yaml", ns: str = ORDERS
+) -> str:
     return armor(text, sign(text, key, ns), name)
 
 

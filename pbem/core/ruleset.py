@@ -175,7 +175,9 @@ class Ruleset(ABC):
 
 # --- registry -------------------------------------------------------------------------------------
 
-BUILTIN: dict[str, str] = {}  # id -> "module:Class"; the shipped games add themselves here
+BUILTIN: dict[str, str] = {  # id -> "module:Class" of the shipped games
+    "fbsm": "pbem.rulesets.fbsm:Fbsm",
+}
 _loaded: dict[str, Ruleset] = {}
 _extra: dict[str, str] = {}
 

@@ -36,6 +36,10 @@ __all__ = ["validate", "problems", "check_schema"]
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
+# A jsonschema ValidationError. Typed loosely: the stubs declare every attribute
+# `Any | Unset`, while errors from `iter_errors` always have them set.
+_Error = Any
+
 # --------------------------------------------------------------------------------------
 # Regular expressions with ECMA-262 end-of-input and ASCII classes
 
@@ -220,15 +224,15 @@ def _allowed_keys(schema: Any, originals: Mapping[str, str]) -> list[str]:
 # Errors -> Problems
 
 
-def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
-    groups: dict[int, list[ValidationError]] = {}
+def _branches(error: _Error) -> dict[int, list[_Error]]:
+    groups: dict[int, list[_Error]] = {}
     for sub in error.context or ():
         index = sub.relative_schema_path[0] if sub.relative_schema_path else 0
         groups.setdefault(int(index), []).append(sub)
     return groups
 
 
-def _branch_score(error: ValidationError, errors: list[ValidationError]) -> tuple[int, int, int]:
+def _branch_score(error: _Error, errors: list[_Error]) -> tuple[int, int, int]:
     """Lower is likelier the branch the writer meant."""
     depth = len(error.absolute_path)
     wrong_type = sum(1 for e in errors if e.validator == "type" and len(e.absolute_path) == depth)
@@ -238,25 +242,27 @@ def _branch_score(error: ValidationError, errors: list[ValidationError]) -> tupl
     return (wrong_type, wrong_tag, len(errors))
 
 
-def _leaves(error: ValidationError) -> list[ValidationError]:
+def _leaves(error: _Error) -> list[_Error]:
     """The errors worth reporting for one top-level error (descending into oneOf/anyOf)."""
     if not error.context or error.validator not in ("oneOf", "anyOf"):
         if error.context:
             best = best_match([error])
             return [best] if best is not None else [error]
         return [error]
+    if _discriminator(error) is not None:
+        return [error]  # no alternative's tag matches: `_explain` names the allowed tags
     groups = _branches(error)
     scored = sorted((_branch_score(error, errs), index) for index, errs in groups.items())
     if len(scored) > 1 and scored[0][0] == scored[1][0]:
         return [error]  # no branch stands out: the caller lists the alternatives
     chosen = groups[scored[0][1]]
-    out: list[ValidationError] = []
+    out: list[_Error] = []
     for sub in chosen:
         out.extend(_leaves(sub))
     return out
 
 
-def _message_for(error: ValidationError, originals: Mapping[str, str]) -> str:
+def _message_for(error: _Error, originals: Mapping[str, str]) -> str:
     """A plain sentence for an error not handled specially by `_explain`."""
     keyword = error.validator
     value = error.validator_value
@@ -321,7 +327,7 @@ def _message_for(error: ValidationError, originals: Mapping[str, str]) -> str:
     return error.message
 
 
-def _unknown_keys(validator: Any, error: ValidationError) -> list[str]:
+def _unknown_keys(validator: Any, error: _Error) -> list[str]:
     instance = error.instance
     schema = error.schema
     if error.validator == "additionalProperties":
@@ -337,11 +343,12 @@ def _unknown_keys(validator: Any, error: ValidationError) -> list[str]:
         return []
 
 
-def _discriminator(doc: Document, error: ValidationError) -> Problem | None:
-    """If every alternative rejects the same key by const/enum, say which values that key may take."""
+def _discriminator(error: _Error) -> tuple[DocPath, list[Any], Any] | None:
+    """If every alternative rejects the same key by const/enum: (its path, allowed values, value)."""
     depth = len(error.absolute_path)
     where: DocPath | None = None
     allowed: list[Any] = []
+    instance: Any = None
     for _, errs in sorted(_branches(error).items()):
         tags = [e for e in errs if e.validator in ("const", "enum") and len(e.absolute_path) == depth + 1]
         if len(tags) != 1:
@@ -357,10 +364,10 @@ def _discriminator(doc: Document, error: ValidationError) -> Problem | None:
         instance = tag.instance
     if where is None:
         return None
-    return doc.problem(f"{_describe(instance)} is not allowed here; allowed values: {_list_values(allowed)}", where)
+    return where, allowed, instance
 
 
-def _explain(doc: Document, compiled: _Compiled, error: ValidationError, done: set[Any]) -> list[Problem]:
+def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any]) -> list[Problem]:
     path: DocPath = tuple(error.absolute_path)
     keyword = error.validator
     originals = compiled.originals
@@ -376,9 +383,10 @@ def _explain(doc: Document, compiled: _Compiled, error: ValidationError, done: s
             ]
 
     if keyword in ("oneOf", "anyOf") and error.context:
-        found = _discriminator(doc, error)
+        found = _discriminator(error)
         if found is not None:
-            return [found]
+            where, allowed, instance = found
+            return [doc.problem(f"{_describe(instance)} is not allowed here; allowed values: {_list_values(allowed)}", where)]
 
     if keyword == "required" and isinstance(error.instance, Mapping):
         missing = [k for k in error.validator_value if k not in error.instance]

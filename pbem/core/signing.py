@@ -653,7 +653,9 @@ def _dearmor_signature(signature: str, file: str | None) -> bytes:
     try:
         return base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
-        raise _malformed("the text inside the signature block is not valid base64 (damaged or truncated)", file) from None
+        raise _malformed(
+            "the text inside the signature block is not valid base64 (damaged or truncated)", file
+        ) from None
 
 
 def _parse_sshsig(blob: bytes, file: str | None) -> _Sshsig:
@@ -829,9 +831,8 @@ def armor(text: bytes, signature: str, name: str | None = None) -> str:
         if not name or name != name.strip() or "\n" in name or "\r" in name:
             raise SignatureError(f"cannot armor: {name!r} is not a usable Name header")
         header = f"Name: {name}\n"
-    return (
-        _ARMOR_BEGIN.decode() + "\n" + header + "\n" + body + _normalise_signature(signature) + _ARMOR_END.decode() + "\n"
-    )
+    begin, end = _ARMOR_BEGIN.decode(), _ARMOR_END.decode()
+    return begin + "\n" + header + "\n" + body + _normalise_signature(signature) + end + "\n"
 
 
 @dataclass(frozen=True)
@@ -962,7 +963,8 @@ def _at_block(error: SignatureError, block: ArmoredBlock, file: str | None, note
     """The same failure, located at the block and naming the file it carries."""
     label = f"armored {block.name}: " if block.name else ""
     problems = [
-        dataclasses.replace(p, message=label + p.message + note).located(file, block.line) for p in error.problems
+        dataclasses.replace(p, message=label + p.message + note).located(file, block.line if block.line > 0 else None)
+        for p in error.problems
     ]
     return type(error)(problems)
 

@@ -295,7 +295,7 @@ class _Builder:
     # -- problems
     def add(self, message: str, mark: Mark | None, path: DocPath = ()) -> None:
         if len(self.problems) >= MAX_PROBLEMS:
-            raise _Stop(Problem(f"too many problems: stopped after {MAX_PROBLEMS}", file=self.file))
+            raise self.stop(f"too many problems: stopped after {MAX_PROBLEMS}", mark)
         self.problems.append(
             Problem(message, file=self.file, line=mark.line if mark else None, column=mark.column if mark else None, path=path)
         )
@@ -541,7 +541,7 @@ def _syntax_problem(exc: yaml.YAMLError, text: str, file: str) -> Problem:
 
 
 def _events(text: str) -> Iterator[Any]:
-    return yaml.parse(text, Loader=_Loader)  # type: ignore[no-any-return]
+    return yaml.parse(text, Loader=_Loader)
 
 
 def load_bytes(data: bytes, file: str, *, max_bytes: int = MAX_FILE_BYTES) -> Document:
@@ -632,7 +632,7 @@ def _represent_str(dumper: Any, data: str) -> Any:
 def _make_dumper(base: Any) -> Any:
     """A safe dumper class on `base`: no anchors, strings quoted whenever pbem would misread them."""
 
-    class Dumper(base):  # type: ignore[misc,valid-type]
+    class Dumper(base):  # type: ignore[misc]
         def ignore_aliases(self, data: Any) -> bool:
             return True
 
