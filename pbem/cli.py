@@ -42,7 +42,10 @@ def _namespace_for(data: bytes, path: str) -> tuple[str, str]:
     if not isinstance(doc, dict) or "game" not in doc or "kind" not in doc:
         raise PbemError(f"{path}: not a pbem file (needs `kind` and `game`)")
     kind = "orders" if doc["kind"] in ("orders", "decision-reply") else "turn"
-    return signing.namespace(kind, str(doc["game"])), str(doc["kind"])  # type: ignore[arg-type]
+    try:
+        return signing.namespace(kind, str(doc["game"])), str(doc["kind"])  # type: ignore[arg-type]
+    except ValueError as error:
+        raise PbemError(f"{path}: {error}") from None
 
 
 def cmd_sign(args: argparse.Namespace) -> int:

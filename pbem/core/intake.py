@@ -30,6 +30,7 @@ class Candidate:
     texts: tuple[bytes, ...]  # the exact bytes first, then (armored only) their canonical text
     signature: str
     armored: bool
+    line: int = 0  # where an armored block began in its carrier (0: not armored)
 
 
 @dataclass(frozen=True)
@@ -66,14 +67,14 @@ def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int 
     for block in blocks:
         canonical = signing.canonical_text(block.text)
         texts = (block.text,) if canonical == block.text else (block.text, canonical)
-        found.append(Candidate(block.name or f"{path.name}:{block.line}", texts, block.signature, True))
+        found.append(Candidate(block.name or f"{path.name}:{block.line}", texts, block.signature, True, block.line))
     return found
 
 
 def _verify(game: Game, candidate: Candidate) -> tuple[bytes, str]:
     others = {"the referee": game.referee_key}
     if candidate.armored:
-        block = signing.ArmoredBlock(candidate.name, candidate.texts[0], candidate.signature, 0)
+        block = signing.ArmoredBlock(candidate.name, candidate.texts[0], candidate.signature, candidate.line)
         return signing.verify_armored(block, game.orders_namespace(), game.side_keys, file=candidate.name,
                                       others=others)
     data = candidate.texts[0]

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Mapping
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError as JsonSchemaError
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import best_match
 
 from pbem.core.errors import DocPath, Problem, SchemaError, format_path
 from pbem.core.yamlio import Document
@@ -324,7 +324,7 @@ def _message_for(error: _Error, originals: Mapping[str, str]) -> str:
         return "this value is not allowed here"
     if keyword == "False" or value is False:
         return "nothing is allowed here"
-    return error.message
+    return str(error.message)
 
 
 def _unknown_keys(validator: Any, error: _Error) -> list[str]:
