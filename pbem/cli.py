@@ -219,6 +219,18 @@ def cmd_schema(args: argparse.Namespace) -> int:
     from .core.ruleset import get
     from .core.schemafiles import schema_for
 
+    if args.export:
+        from .core.schemafiles import exported_schemas
+
+        out = Path(args.export)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, text in exported_schemas().items():
+            (out / name).write_text(text, encoding="utf-8")
+            print(f"wrote {out / name}")
+        return 0
+    if not args.kind:
+        raise PbemError("give a KIND (game, scenario, orders, turn, view, decision-request, decision-reply, "
+                        "case) or --export DIR")
     ruleset = get(args.ruleset) if args.ruleset else None
     print(json.dumps(schema_for(args.kind, ruleset), indent=2))
     return 0
@@ -315,8 +327,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", required=True, help="game.yaml (with game.yaml.sig beside it)")
 
     p = command("schema", cmd_schema, "print the JSON Schema of a file kind")
-    p.add_argument("kind")
+    p.add_argument("kind", nargs="?")
     p.add_argument("--ruleset")
+    p.add_argument("--export", metavar="DIR", help="write every schema (core and shipped rulesets) into DIR")
 
     p = command("case", cmd_case, "run adjudicator test case files")
     p.add_argument("action", choices=["run"])

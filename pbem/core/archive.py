@@ -170,12 +170,12 @@ class Archive:
             return []
         return sorted(int(p.name) for p in base.iterdir() if p.is_dir() and re.fullmatch(r"\d{4}", p.name))
 
-    def _numbered_files(self, folder: str, pattern: str) -> list[tuple[tuple[int, ...], str]]:
+    def _numbered_files(self, folder: str, pattern: str) -> list[tuple[tuple[int | str, ...], str]]:
         """Files under `folder` whose name matches `pattern` (groups are ints) and have a signature."""
         base = self.root / folder
         if not base.is_dir():
             return []
-        found = []
+        found: list[tuple[tuple[int | str, ...], str]] = []
         for entry in base.iterdir():
             match = re.fullmatch(pattern, entry.name)
             if match and entry.is_file() and entry.with_name(entry.name + ".sig").is_file():

@@ -8,6 +8,7 @@ state and the events. The same inputs give the same outputs, byte for byte.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -188,8 +189,22 @@ def register(ruleset_id: str, target: str) -> None:
     _loaded.pop(ruleset_id, None)
 
 
+def _installed(target: str) -> bool:
+    """Whether a target's module exists in this install (without importing it)."""
+    module_name = target.partition(":")[0]
+    try:
+        return importlib.util.find_spec(module_name) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def shipped() -> list[str]:
+    """Ids of the built-in rulesets present in this install."""
+    return sorted(name for name, target in BUILTIN.items() if _installed(target))
+
+
 def _targets() -> dict[str, str]:
-    targets = dict(BUILTIN)
+    targets = {name: BUILTIN[name] for name in shipped()}
     for ep in entry_points(group="pbem.rulesets"):
         targets.setdefault(ep.name, ep.value)
     for item in os.environ.get("PBEM_RULESETS", "").split(","):
@@ -214,7 +229,7 @@ def get(ruleset_id: str) -> Ruleset:
         raise PbemError(f"unknown ruleset {ruleset_id!r}; known: {known}")
     module_name, _, class_name = targets[ruleset_id].partition(":")
     cls = getattr(importlib.import_module(module_name), class_name)
-    instance = cls()
+    instance: Ruleset = cls()
     if instance.id != ruleset_id:
         raise PbemError(f"{targets[ruleset_id]} declares id {instance.id!r}, registered as {ruleset_id!r}")
     _loaded[ruleset_id] = instance

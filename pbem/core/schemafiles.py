@@ -62,3 +62,18 @@ def schema_for(kind: str, ruleset: Ruleset | None = None) -> dict[str, Any]:
     if kind == "case":
         schema["properties"]["ruleset"] = {"const": ruleset.id}
     return schema
+
+
+def exported_schemas() -> dict[str, str]:
+    """File name -> JSON text of every schema the top-level `schemas/` folder publishes.
+
+    The core kinds, plus the orders and scenario schemas of every shipped ruleset.
+    """
+    from .ruleset import get, shipped
+
+    files = {f"{kind}.json": json.dumps(load_schema(kind), indent=2) + "\n" for kind in KINDS}
+    for ruleset_id in shipped():
+        ruleset = get(ruleset_id)
+        for kind in ("orders", "scenario"):
+            files[f"{kind}.{ruleset_id}.json"] = json.dumps(schema_for(kind, ruleset), indent=2) + "\n"
+    return files
