@@ -196,6 +196,12 @@ def test_unique_items_reported_at_the_repeat() -> None:
     assert "more than once" in problem.message
 
 
+def test_additional_properties_lists_only_its_own_keys() -> None:
+    schema = {"allOf": [{"properties": {"a": {}}}], "properties": {"b": {}}, "additionalProperties": False}
+    [problem] = schemas.problems(doc("b: 1\nc: 2\n"), schema)
+    assert problem.message == 'unknown key "c"; allowed keys: b'
+
+
 def test_unevaluated_properties() -> None:
     schema = {
         "type": "object",
@@ -206,6 +212,14 @@ def test_unevaluated_properties() -> None:
     [problem] = schemas.problems(doc("a: 1\nb: 2\nc: 3\n"), schema)
     assert (problem.line, problem.column) == (3, 1)
     assert 'unknown key "c"' in problem.message and "b, a" in problem.message
+
+
+def test_false_subschemas_are_located() -> None:
+    schema = {"properties": {"old": False, "pair": {"prefixItems": [True, False]}, "one": {"prefixItems": [True], "items": False}}}
+    found = schemas.problems(doc("a: 1\nold:\n  x: 1\npair: [1, 2]\none: [1, 2]\n"), schema)
+    assert [(p.line, p.column, p.path) for p in found] == [(2, 1, ("old",)), (4, 11, ("pair", 1)), (5, 6, ("one",))]
+    assert found[0].message == 'key "old" is not allowed here'
+    assert "at most 1 item (has 2)" in found[2].message
 
 
 def test_document_without_marks_still_reports() -> None:

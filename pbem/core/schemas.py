@@ -116,16 +116,28 @@ def _translate(schema: Any, originals: dict[str, str]) -> Any:
         if key == "pattern":
             out[key] = regex(value)
         elif key == "patternProperties" and isinstance(value, Mapping):
-            out[key] = {regex(k): _translate(v, originals) for k, v in value.items()}
+            out[key] = {regex(k): _member(v, originals) for k, v in value.items()}
         elif key in _SCHEMA_MAPS and isinstance(value, Mapping):
-            out[key] = {k: _translate(v, originals) for k, v in value.items()}
+            out[key] = {k: _member(v, originals) for k, v in value.items()}
         elif key in _SCHEMA_LISTS and isinstance(value, list):
-            out[key] = [_translate(v, originals) for v in value]
+            out[key] = [_member(v, originals) for v in value]
         elif key in _SCHEMA_ONES:
             out[key] = _translate(value, originals)
         else:
             out[key] = value
     return out
+
+
+_NEVER: dict[str, Any] = {"not": {}}
+
+
+def _member(schema: Any, originals: dict[str, str]) -> Any:
+    """`_translate` for a named or listed subschema; `false` becomes the equivalent `{"not": {}}`.
+
+    jsonschema reports a failing `false` subschema without the instance path (so without a
+    position); `{"not": {}}` rejects exactly the same values and keeps the path.
+    """
+    return dict(_NEVER) if schema is False else _translate(schema, originals)
 
 
 class _Compiled:
@@ -195,12 +207,13 @@ def _list_values(values: Iterable[Any], limit: int = 30) -> str:
     return ", ".join(shown)
 
 
-def _allowed_keys(schema: Any, originals: Mapping[str, str]) -> list[str]:
-    """Names a mapping may hold under `schema` (its properties and those of its alternatives)."""
+def _allowed_keys(schema: Any, originals: Mapping[str, str], *, deep: bool) -> list[str]:
+    """Names a mapping may hold under `schema`: its own properties (for additionalProperties),
+    or also those of its subschemas (`deep`, for unevaluatedProperties)."""
     names: list[str] = []
     todo = [schema]
     seen = 0
-    while todo and seen < 50:
+    while todo and seen < (50 if deep else 1):
         seen += 1
         sub = todo.pop(0)
         if not isinstance(sub, Mapping):
@@ -321,8 +334,14 @@ def _message_for(error: _Error, originals: Mapping[str, str]) -> str:
         named = [k for k in missing if error.message.startswith(repr(k))]
         return f"missing required key {_show((named or missing or ['?'])[0])}"
     if keyword == "not":
+        path = tuple(error.absolute_path)
+        if value == {} and path and isinstance(path[-1], str):
+            return f"key {_show(path[-1])} is not allowed here"
         return "this value is not allowed here"
-    if keyword == "False" or value is False:
+    if keyword == "items" and value is False:
+        limit = len(error.schema.get("prefixItems", []))
+        return f"must have at most {limit} item{'s' if limit != 1 else ''} (has {len(instance)})"
+    if keyword is None:  # a `false` schema
         return "nothing is allowed here"
     return str(error.message)
 
@@ -375,7 +394,7 @@ def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any]) 
     if keyword in ("additionalProperties", "unevaluatedProperties") and error.validator_value is False:
         unknown = _unknown_keys(compiled.validator, error)
         if unknown:
-            allowed = _allowed_keys(error.schema, originals)
+            allowed = _allowed_keys(error.schema, originals, deep=keyword == "unevaluatedProperties")
             suffix = f"; allowed keys: {', '.join(allowed)}" if allowed else "; no keys are allowed here"
             return [
                 doc.problem(f"unknown key {_show(k)}{suffix}", path + (k,), at_key=True)
@@ -418,7 +437,8 @@ def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any]) 
             message = _message_for(error, originals)
             return [doc.problem(f"key {_show(error.instance)}: {message}", path + (error.instance,), at_key=True)]
 
-    return [doc.problem(_message_for(error, originals), path)]
+    at_key = keyword == "not" and error.validator_value == {} and bool(path) and isinstance(path[-1], str)
+    return [doc.problem(_message_for(error, originals), path, at_key=at_key)]
 
 
 def problems(doc: Document, schema: Mapping[str, Any]) -> list[Problem]:
