@@ -147,14 +147,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from .core.audit import audit
 
-    found = audit(args.game_dir)
-    if not found:
-        print(f"OK: {args.game_dir}")
-        return 0
-    for item in found:
-        print(item)
-    print(f"{len(found)} discrepancies", file=sys.stderr)
-    return 1
+    return _report(audit(args.game_dir), f"OK: {args.game_dir}")
 
 
 # --- the players' commands --------------------------------------------------------------------------
@@ -172,15 +165,22 @@ def cmd_orders(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(findings: Sequence[object], ok_message: str) -> int:
+    """Print every finding (exit 1), or the OK line (exit 0)."""
+    for item in findings:
+        print(item)
+    if findings:
+        print(f"{len(findings)} problem(s)", file=sys.stderr)
+        return 1
+    print(ok_message)
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .core.players import check_orders, read_view
 
-    problems = check_orders(read_view(args.view), args.orders)
-    for problem in problems:
-        print(problem)
-    if not problems:
-        print(f"OK: {args.orders} passes every check its view allows")
-    return 1 if problems else 0
+    return _report(check_orders(read_view(args.view), args.orders),
+                   f"OK: {args.orders} passes every check its view allows")
 
 
 def cmd_decide(args: argparse.Namespace) -> int:
@@ -204,12 +204,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
 def cmd_verify_view(args: argparse.Namespace) -> int:
     from .core.audit import verify_views
 
-    found = verify_views(args.views, args.game)
-    for item in found:
-        print(item)
-    if not found:
-        print(f"OK: {len(args.views)} view(s) verified")
-    return 1 if found else 0
+    return _report(verify_views(args.views, args.game), f"OK: {len(args.views)} view(s) verified")
 
 
 # --- reference ----------------------------------------------------------------------------------------
