@@ -14,6 +14,7 @@ from .core.errors import PbemError
 
 Handler = Callable[[argparse.Namespace], int]
 REFEREE_KEY_NOTE = "referee-key"
+PLAYER_KINDS = ("orders", "decision-reply")
 
 
 def _load_key(path: str) -> signing.SigningKey:
@@ -37,13 +38,19 @@ def cmd_keygen(args: argparse.Namespace) -> int:
     return 0
 
 
-def _namespace_for(data: bytes, path: str) -> tuple[str, str]:
+def _signing_context(data: bytes, path: str) -> tuple[str, dict[str, str]]:
+    """(kind, doc) of a pbem file: enough to know its namespace and who must have signed it."""
     doc = yamlio.load_bytes(data, path).data
     if not isinstance(doc, dict) or "game" not in doc or "kind" not in doc:
         raise PbemError(f"{path}: not a pbem file (needs `kind` and `game`)")
-    kind = "orders" if doc["kind"] in ("orders", "decision-reply") else "turn"
+    return str(doc["kind"]), doc
+
+
+def _namespace_for(data: bytes, path: str) -> tuple[str, str]:
+    kind, doc = _signing_context(data, path)
+    party = "orders" if kind in PLAYER_KINDS else "turn"
     try:
-        return signing.namespace(kind, str(doc["game"])), str(doc["kind"])  # type: ignore[arg-type]
+        return signing.namespace(party, str(doc["game"])), kind  # type: ignore[arg-type]
     except ValueError as error:
         raise PbemError(f"{path}: {error}") from None
 
@@ -76,10 +83,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     path = Path(args.file)
     data = path.read_bytes()
     namespace, kind = _namespace_for(data, str(path))
-    allowed = game.side_keys if namespace == game.orders_namespace() else {"referee": game.referee_key}
+    parties = {**game.side_keys, "the referee": game.referee_key}
+    if kind in PLAYER_KINDS:
+        signer_name = str(_signing_context(data, str(path))[1].get("side"))
+        if signer_name not in game.side_keys:
+            raise PbemError(f"{path}: side {signer_name!r} is not a side of game {game.id}")
+    else:
+        signer_name = "the referee"
+    allowed = {signer_name: parties[signer_name]}
+    others = {name: key for name, key in parties.items() if name != signer_name}
     sig_path = Path(args.sig) if args.sig else path.with_name(path.name + ".sig")
-    signer = signing.verify(data, sig_path.read_text(encoding="utf-8"), namespace, allowed, file=str(path))
-    print(f"OK: {path} ({kind}) is signed by {signer} for {namespace}")
+    signing.verify(data, sig_path.read_text(encoding="utf-8"), namespace, allowed, file=str(path), others=others)
+    print(f"OK: {path} ({kind}) is signed by {signer_name} for {namespace}")
     return 0
 
 

@@ -30,6 +30,7 @@ class Candidate:
     texts: tuple[bytes, ...]  # the exact bytes first, then (armored only) their canonical text
     signature: str
     armored: bool
+    carrier: str  # the file handed in (a mail text may carry several blocks)
     line: int = 0  # where an armored block began in its carrier (0: not armored)
 
 
@@ -58,7 +59,7 @@ def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int 
         if detached.stat().st_size > 64 * 1024:
             raise SignatureError(Problem("signature file is too large to be an SSH signature", file=str(detached)))
         signature = detached.read_text(encoding="utf-8", errors="replace")
-        return [Candidate(path.name, (data,), signature, False)]
+        return [Candidate(path.name, (data,), signature, False, str(path))]
     blocks = signing.find_armored(data, file=str(path))
     if not blocks:
         raise SignatureError(Problem(f"no signature: put {path.name}.sig beside it (ssh-keygen -Y sign) or send an "
@@ -67,7 +68,8 @@ def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int 
     for block in blocks:
         canonical = signing.canonical_text(block.text)
         texts = (block.text,) if canonical == block.text else (block.text, canonical)
-        found.append(Candidate(block.name or f"{path.name}:{block.line}", texts, block.signature, True, block.line))
+        found.append(Candidate(block.name or f"{path.name}:{block.line}", texts, block.signature, True, str(path),
+                               block.line))
     return found
 
 
@@ -75,11 +77,11 @@ def _verify(game: Game, candidate: Candidate) -> tuple[bytes, str]:
     others = {"the referee": game.referee_key}
     if candidate.armored:
         block = signing.ArmoredBlock(candidate.name, candidate.texts[0], candidate.signature, candidate.line)
-        return signing.verify_armored(block, game.orders_namespace(), game.side_keys, file=candidate.name,
+        return signing.verify_armored(block, game.orders_namespace(), game.side_keys, file=candidate.carrier,
                                       others=others)
     data = candidate.texts[0]
     return data, signing.verify(data, candidate.signature, game.orders_namespace(), game.side_keys,
-                                file=candidate.name, others=others)
+                                file=candidate.carrier, others=others)
 
 
 def accept(game: Game, candidate: Candidate) -> Receipt:
