@@ -267,7 +267,7 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
     if seq * 100 >= game.chain_length * WARN_FRACTION_PERCENT:
         warnings.append(f"seed chain {seq} of {game.chain_length} used: start a continuation game soon")
     awaited = position.awaiting()
-    accepted = {side: item for side, item in newest_orders(archive, game, seq).items() if side in awaited}
+    accepted = newest_orders(archive, game, seq)  # sides not awaited may have sent standing answers only
     decisions = decision_files(archive, game, seq)
     missing = [side for side in awaited if side not in accepted]
     if missing and not missing_none and not decisions:

@@ -47,9 +47,10 @@ def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | N
         wrong("seq", f"seq {data['seq']} is {age}: the game awaits seq {expect.seq}", str(expect.seq))
     elif expect.closed_reason:
         wrong("seq", expect.closed_reason)
-    elif expect.side not in expect.awaiting:
+    elif expect.side not in expect.awaiting and data["orders"]:
         awaited = ", ".join(expect.awaiting) or "nobody"
-        wrong("side", f"{expect.side} has no orders to give in phase {expect.phase!r} (awaiting: {awaited})")
+        wrong("side", f"{expect.side} has no orders to give in phase {expect.phase!r} (awaiting: {awaited})",
+              "orders: [] with a standing: block, to change standing answers only")
     if data["phase"] != expect.phase:
         wrong("phase", f"phase {data['phase']!r} is not the phase awaited", expect.phase)
     if data["ack"] != expect.ack:
@@ -59,10 +60,14 @@ def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | N
 
 
 def rule_problems(doc: yamlio.Document, ruleset: Ruleset, view_state: dict[str, Any], side: str,
-                  phase: str) -> list[Problem]:
-    """Schema of the phase's orders, then every rule check the ruleset makes from the view."""
+                  phase: str, *, awaited: bool = True) -> list[Problem]:
+    """Schema of the phase's orders, then every rule check the ruleset makes from the view.
+
+    A side that gives no orders this phase may still send `orders: []` with a `standing:`
+    block; only the schema applies to that.
+    """
     shape = schemas.problems(doc, orders_schema(ruleset, phase))
-    if shape:
+    if shape or not awaited:
         return shape
     located = []
     for problem in ruleset.validate(view_state, side, list(doc.data["orders"])):
@@ -85,4 +90,5 @@ def orders_problems(doc: yamlio.Document, ruleset: Ruleset, expect: Expectation,
     envelope = envelope_problems(doc, expect, signer)
     if envelope:
         return envelope
-    return rule_problems(doc, ruleset, view_state, expect.side, expect.phase)
+    return rule_problems(doc, ruleset, view_state, expect.side, expect.phase,
+                         awaited=expect.side in expect.awaiting)
