@@ -328,6 +328,14 @@ def verify_views(paths: Sequence[Path | str], game_file: Path | str) -> list[Dis
             continue
         views.append((doc.data["seq"], str(path), data, doc.data))
     views.sort(key=lambda item: item[0])
+    sides = sorted({view["side"] for _, _, _, view in views})
+    if len(sides) > 1:
+        found.append(Discrepancy(", ".join(name for _, name, _, _ in views), "side",
+                                 f"views of several sides ({', '.join(sides)}): check one side's views at a time"))
+    seqs = [seq for seq, _, _, _ in views]
+    for seq in sorted({seq for seq in seqs if seqs.count(seq) > 1}):
+        found.append(Discrepancy(", ".join(name for s, name, _, _ in views if s == seq), "seq",
+                                 f"more than one view {seq} given"))
     previous: tuple[int, bytes, dict[str, Any]] | None = None
     for seq, name, data, view in views:
         found.extend(_check_one_view(game, name, view, previous))
@@ -348,16 +356,24 @@ def _check_one_view(game: Game, name: str, view: Mapping[str, Any],
             yield Discrepancy(name, "master", "view 0 is not bound to this game.yaml")
         return
     seed = bytes.fromhex(view["dice"]["seed"])
-    earlier = game.anchor if seq == 1 else (
-        bytes.fromhex(previous[2]["dice"]["seed"]) if previous is not None and previous[0] == seq - 1 else None)
-    if earlier is not None and not chance.seed_follows(game.id, seed, earlier):
-        yield Discrepancy(name, "dice.seed", f"s_{seq} does not follow s_{seq - 1}: not the committed seed")
+    if not _on_chain(game, seq, seed):
+        yield Discrepancy(name, "dice.seed", f"s_{seq} does not hash down to game.yaml's anchor in {seq} steps: "
+                                             "not the committed seed")
     phase_seed = recompute_phase_seed(view, game.id)
     if phase_seed.hex() != view["dice"]["phase_seed"]:
         yield Discrepancy(name, "dice.phase_seed", "does not follow from the seed, previous hash and the inputs")
     for index, roll in enumerate(view["dice"]["rolls"]):
         if chance.uniform(phase_seed, roll["n"], roll["i"]) != roll["value"]:
             yield Discrepancy(name, f"dice.rolls[{index}]", f"roll {roll['i']} is not what the phase seed gives")
+
+
+def _on_chain(game: Game, seq: int, seed: bytes) -> bool:
+    """Whether `seed` is link `seq` of the chain game.yaml committed to (hash it down to s_0)."""
+    if not 1 <= seq <= game.chain_length:
+        return False
+    for _ in range(seq):
+        seed = chance.chain_step(game.id, seed)
+    return seed == game.anchor
 
 
 # --- small formatting helpers --------------------------------------------------------------------

@@ -46,12 +46,12 @@ class Problem:
         )
 
     def __str__(self) -> str:
-        where = self.file or "<input>"
+        where = self.file or ""
         if self.line is not None:
-            where += f":{self.line}"
+            where += f":{self.line}" if where else f"line {self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        parts = [where + ":"]
+        parts = [where + ":"] if where else []
         if self.order is not None:
             parts.append(f"order {self.order + 1}:")
         if self.path:

@@ -88,7 +88,10 @@ def accept(game: Game, candidate: Candidate) -> Receipt:
     """Verify and check one signed file; store it if it is good, else raise with every problem."""
     data, signer = _verify(game, candidate)
     doc = yamlio.load_bytes(data, candidate.name)
-    kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+    if not isinstance(doc.data, dict):
+        raise OrdersError(doc.problem("not a pbem file: the document must be a map with `kind:` and the other "
+                                      "fields of orders or a decision reply", legal="kind: orders"))
+    kind = doc.data.get("kind")
     position = current_position(game)
     if kind == "orders":
         return _accept_orders(game, position, doc, data, signer, candidate)
@@ -121,7 +124,7 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         problems.append(doc.problem(f"this reply is for game {reply['game']!r}, not {game.id!r}", ("game",),
                                     legal=game.id))
     if reply["side"] != signer:
-        problems.append(doc.problem(f"the file says side {reply['side']!r} but is signed with {signer!r}'s key",
+        problems.append(doc.problem(f"the file says side {reply['side']!r} but is signed with {signer}'s key",
                                     ("side",), legal=signer))
     if reply["seq"] != seq:
         problems.append(doc.problem(f"seq {reply['seq']} is not the adjudication under way ({seq})", ("seq",),
@@ -133,6 +136,11 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         raise OrdersError(doc.problem("names a decision request that was never sent", ("request",),
                                       section="PROTOCOL §4"))
     index, request_doc = request
+    later = [j for j, _ in archive.decision_requests(seq) if j > index]
+    if later:
+        raise OrdersError(doc.problem(f"decision {index} was already acted on: adjudication {seq} went on with "
+                                      f"the answer given before and has asked decision {max(later)} since",
+                                      ("request",), section=request_doc["section"]))
     if request_doc["side"] != signer:
         raise OrdersError(doc.problem("that decision request was sent to another side", ("request",)))
     if reply["answer"] not in request_doc["options"]:

@@ -39,7 +39,7 @@ def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | N
     if data["game"] != expect.game:
         wrong("game", f"these orders are for game {data['game']!r}, not {expect.game!r}", expect.game)
     if signer is not None and data["side"] != signer:
-        wrong("side", f"the file says side {data['side']!r} but is signed with {signer!r}'s key", signer)
+        wrong("side", f"the file says side {data['side']!r} but is signed with {signer}'s key", signer)
     elif data["side"] != expect.side:
         wrong("side", f"side {data['side']!r} is not {expect.side!r}", expect.side)
     if data["seq"] != expect.seq:

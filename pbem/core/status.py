@@ -34,9 +34,15 @@ def status(game_dir: Path | str) -> str:
         else:
             note = "no orders this phase"
         lines.append(f"  {side}: {note}")
-    for index, record in sorted(decision_files(archive, game, seq).items()):
+    decisions = decision_files(archive, game, seq)
+    for index, record in sorted(decisions.items()):
         state = f"answered in {record.reply_rel}" if record.reply_rel else "awaiting the reply"
         lines.append(f"  decision {index} for {record.side}: {record.request_rel}, {state}")
-    ready = all(side in submitted for side in awaiting)
-    lines.append("ready to adjudicate" if ready else "not ready: orders outstanding")
+    unanswered = sorted({record.side for record in decisions.values() if record.reply_rel is None})
+    if unanswered:
+        lines.append(f"not ready: waiting for a decision reply from {', '.join(unanswered)}")
+    elif decisions or all(side in submitted for side in awaiting):
+        lines.append("ready to adjudicate")
+    else:
+        lines.append("not ready: orders outstanding")
     return "\n".join(lines)
