@@ -61,6 +61,9 @@ class Position:
         closed = None
         if self.over():
             closed = "the game is over; no more orders are taken"
+        elif self.next_seq > self.game.chain_length:
+            closed = (f"the seed chain's {self.game.chain_length} links are all used: the game cannot go on "
+                      "(PROTOCOL.md §3)")
         elif archive.decision_requests(self.next_seq):
             closed = (f"adjudication {self.next_seq} is under way (waiting for a decision); "
                       "orders for it can no longer change")
