@@ -658,9 +658,11 @@ def test_the_seed_chain_running_out(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         result = ok("adjudicate", game.root)
         assert f"adjudication {seq} done" in result.out
         assert ("seed chain 3 of 3 used" in result.err) is warned, result.err
-    game.send("red", "- {fire: 5}")
-    game.send("blue", "- {fire: 1}")
     before = snapshot(game.root)
+    late = game.write_orders("red", "- {fire: 5}")
+    game.sign("red", late)
+    refused = run("submit", game.root, late)
+    assert refused.rc == 1 and "seed chain's 3 links are all used" in refused.err, refused.text
     result = run("adjudicate", game.root)
     assert result.rc == 2 and "the seed chain has 3 links and all are used" in result.err
     assert_unchanged(before, game.root)
