@@ -84,15 +84,15 @@ class Auditor:
             self.note("scenario.yaml", "scenario", str(error))
             return self.found
         self.check_initial_views(game, ruleset, state)
-        previous_hash = game.hash
-        for seq in self.archive.turn_seqs():
-            if seq != (self.archive.turn_seqs().index(seq) + 1):
+        previous_hash, previous_seed = game.hash, game.anchor
+        for expected_seq, seq in enumerate(self.archive.turn_seqs(), 1):
+            if seq != expected_seq:
                 self.note(turn_rel(seq), "seq", "turn folders are not numbered 1, 2, 3... without gaps")
                 break
-            checked = self.check_turn(game, ruleset, seq, state, previous_hash)
+            checked = self.check_turn(game, ruleset, seq, state, previous_hash, previous_seed)
             if checked is None:
                 break
-            state, previous_hash = checked
+            state, previous_hash, previous_seed = checked
         self.check_pending(game)
         return self.found
 
@@ -107,8 +107,9 @@ class Auditor:
                 self.note(rel, _first_difference(got[0], expected.encode()), "view 0 differs from the starting state's "
                           "filter for this side")
 
-    def check_turn(self, game: Game, ruleset: Ruleset, seq: int, state: dict[str, Any],
-                   previous_hash: str) -> tuple[dict[str, Any], str] | None:
+    def check_turn(self, game: Game, ruleset: Ruleset, seq: int, state: dict[str, Any], previous_hash: str,
+                   previous_seed: bytes) -> tuple[dict[str, Any], str, bytes] | None:
+        """Check turn `seq`; give the state, file hash and seed the next turn builds on."""
         rel = turn_rel(seq)
         got = self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
         turn = self.parse(rel, got[0], "turn") if got else None
@@ -118,34 +119,29 @@ class Auditor:
         self.same(rel, "game", game.id, turn["game"])
         self.same(rel, "seq", seq, turn["seq"])
         self.same(rel, "previous", previous_hash, turn["previous"])
-        seed = self.check_seed(game, seq, turn, rel)
+        seed = self.check_seed(game, seq, turn, rel, previous_seed)
         accepted = self.check_orders(game, ruleset, seq, turn, state, rel)
         answers = self.check_decisions(game, seq, turn, previous_hash, rel)
         if seed is not None and accepted is not None and answers is not None:
             self.replay(game, ruleset, seq, turn, state, previous_hash, seed, accepted, answers, rel)
         self.same(rel, "state_sha256", chance.state_hash(turn["state"]), turn["state_sha256"])
         self.check_views(game, ruleset, seq, turn, turn_bytes)
-        return turn["state"], chance.file_hash(turn_bytes)
+        recorded_seed = seed if seed is not None else bytes.fromhex(turn["dice"]["seed"])
+        return turn["state"], chance.file_hash(turn_bytes), recorded_seed
 
-    def check_seed(self, game: Game, seq: int, turn: Mapping[str, Any], rel: str) -> bytes | None:
+    def check_seed(self, game: Game, seq: int, turn: Mapping[str, Any], rel: str,
+                   previous: bytes) -> bytes | None:
+        """s_k, if it is well formed and hashes to s_(k-1) (the anchor for k = 1)."""
         try:
             seed = chance.parse_hex32(turn["dice"]["seed"])
         except ValueError as error:
             self.note(rel, "dice.seed", str(error))
             return None
-        previous = game.anchor if seq == 1 else self._seed_of(seq - 1)
-        if previous is not None and not chance.seed_follows(game.id, seed, previous):
+        if not chance.seed_follows(game.id, seed, previous):
             self.note(rel, "dice.seed", f"s_{seq} does not hash to s_{seq - 1} (the seed chain is broken: "
                                         "this seed was not committed in game.yaml)")
             return None
         return seed
-
-    def _seed_of(self, seq: int) -> bytes | None:
-        try:
-            data = self.archive.read(turn_rel(seq))
-            return bytes.fromhex(yamlio.load_bytes(data, turn_rel(seq)).data["dice"]["seed"])
-        except (PbemError, ValueError, KeyError, TypeError):
-            return None
 
     def check_orders(self, game: Game, ruleset: Ruleset, seq: int, turn: Mapping[str, Any],
                      state: dict[str, Any], rel: str) -> dict[str, AcceptedOrders] | None:
