@@ -43,11 +43,19 @@ class DemoGame:
     def latest_view(self, side: str) -> Path:
         return self.root / view_rel(Archive(self.root).latest_seq(), side)
 
+    def private_seed(self, side: str, label: str, data: bytes) -> bytes:
+        """A bot's randomness: reproducible, yet secret, because it mixes in the bot's private key.
+
+        (View 0 of every side can be computed from public files, so the view alone would let
+        an opponent predict a bot's salt and so its hidden orders.)
+        """
+        return bot_seed(label, self.players[side].private.private_bytes_raw(), data)
+
     def play_orders(self, side: str) -> None:
         view = read_view(self.latest_view(side))
-        seed = bot_seed("pbem/demo/orders", side.encode(), view.data)
-        orders = view.ruleset.bot_orders(view.doc["state"], side, seed)
-        doc = orders_document(view, orders, entropy=bot_seed("pbem/demo/entropy", side.encode(), view.data))
+        orders = view.ruleset.bot_orders(view.doc["state"], side, self.private_seed(side, "pbem/demo/orders", view.data))
+        doc = orders_document(view, orders, entropy=self.private_seed(side, "pbem/demo/entropy", view.data),
+                              salt=self.private_seed(side, "pbem/demo/salt", view.data))
         path = self.mailbox(side) / f"orders-{view.doc['seq'] + 1:04d}.yaml"
         self._send(side, path, doc)
 
@@ -55,7 +63,7 @@ class DemoGame:
         data = (self.root / request_rel).read_bytes()
         request = yamlio.load_bytes(data, request_rel).data
         ruleset = get_ruleset(load_game(self.root).doc["ruleset"]["id"])
-        answer = ruleset.bot_answer(request, bot_seed("pbem/demo/answer", side.encode(), data))
+        answer = ruleset.bot_answer(request, self.private_seed(side, "pbem/demo/answer", data))
         path = self.mailbox(side) / Path(request_rel).name.replace("request", f"reply-{request['seq']:04d}")
         self._send(side, path, reply_document(request, data, answer))
 

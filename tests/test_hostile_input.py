@@ -407,7 +407,7 @@ def test_orders_after_the_game_is_over(table: Table) -> None:
     view = read_view(table.game.latest_view("red"))
     assert "result" in view.doc["next"]
     doc = {"pbem": 1, "kind": "orders", "game": GAME, "seq": view.doc["seq"] + 1, "side": "red", "phase": "fire",
-           "ack": chance.file_hash(view.data), "entropy": "ab" * 32, "orders": [{"fire": 2}]}
+           "ack": chance.file_hash(view.data), "entropy": "ab" * 32, "salt": "cd" * 32, "orders": [{"fire": 2}]}
     path = table.file("after.yaml", yamlio.dump(doc).encode(), "red")
     table.refused(path, "the game is over")
 

@@ -37,6 +37,7 @@ overwrites one, and without an answer leaves the old signature in place):
     phase: deploy
     ack: sha256:$(sha256sum < game.yaml | cut -d' ' -f1)
     entropy: $(openssl rand -hex 32)
+    salt: $(openssl rand -hex 32)
     orders:
     - {place: hq, cell: 3}
     EOF
@@ -60,6 +61,7 @@ Player: check view 1, then write the next orders, which ack view 1:
     phase: fire
     ack: sha256:$(sha256sum < red-0001.yaml | cut -d' ' -f1)
     entropy: $(openssl rand -hex 32)
+    salt: $(openssl rand -hex 32)
     orders:
     - {fire: 5}
     EOF
@@ -126,6 +128,7 @@ side: red
 phase: deploy
 ack: sha256:$(sha256sum < game.yaml | cut -d' ' -f1)
 entropy: $(openssl rand -hex 32)
+salt: $(openssl rand -hex 32)
 orders:
 - {place: hq, cell: 3}
 EOF
@@ -146,6 +149,7 @@ side: red
 phase: fire
 ack: sha256:$(sha256sum < red-0001.yaml | cut -d' ' -f1)
 entropy: $(openssl rand -hex 32)
+salt: $(openssl rand -hex 32)
 orders:
 - {fire: 5}
 EOF
@@ -263,6 +267,7 @@ def blue_orders(world: World, seq: int, ack_file: str, phase: str, orders: str, 
         phase: {phase}
         ack: sha256:$(sha256sum < {ack_file} | cut -d' ' -f1)
         entropy: {entropy or '$(openssl rand -hex 32)'}
+        salt: $(openssl rand -hex 32)
         orders:
         - {orders}
         EOF

@@ -32,10 +32,10 @@ def test_orders_schema_composes_ruleset_phase() -> None:
     duel = ruleset.get("duel")
     schemas.check_schema(orders_schema(duel))
     doc = yamlio.load_bytes(b"pbem: 1\nkind: orders\ngame: abc\nseq: 1\nside: red\nphase: fire\nack: sha256:"
-                            + b"0" * 64 + b"\nentropy: '" + b"1" * 64 + b"'\norders:\n- {place: hq, cell: 2}\n", "o.yaml")
+                            + b"0" * 64 + b"\nentropy: '" + b"1" * 64 + b"'\nsalt: '" + b"2" * 64 + b"'\norders:\n- {place: hq, cell: 2}\n", "o.yaml")
     with pytest.raises(SchemaError) as caught:
         schemas.validate(doc, schema_for("orders", duel))
-    assert "o.yaml:10:" in str(caught.value)
+    assert "o.yaml:11:" in str(caught.value)
     assert "entropy" not in str(caught.value)
 
 

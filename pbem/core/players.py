@@ -50,7 +50,8 @@ def read_view(path: Path | str) -> ViewFile:
 
 
 def orders_document(view: ViewFile, orders: list[Any], standing: Mapping[str, Any] | None = None,
-                    entropy: bytes | None = None) -> dict[str, Any]:
+                    entropy: bytes | None = None, salt: bytes | None = None) -> dict[str, Any]:
+    """The next orders file of this view's side; fresh entropy and salt unless given (bots pass their own)."""
     expect = view.expectation()
     doc: dict[str, Any] = {
         "pbem": 1,
@@ -61,6 +62,9 @@ def orders_document(view: ViewFile, orders: list[Any], standing: Mapping[str, An
         "phase": expect.phase,
         "ack": expect.ack,
         "entropy": (entropy if entropy is not None else secrets.token_bytes(32)).hex(),
+        # Every view publishes each side's entropy and order hash; the salt, published nowhere,
+        # keeps the order hash from being matched against guessed orders.
+        "salt": (salt if salt is not None else secrets.token_bytes(32)).hex(),
         "orders": orders,
     }
     if standing:

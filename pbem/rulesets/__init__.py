@@ -1,0 +1,1 @@
+"""The shipped rulesets, one package per game."""

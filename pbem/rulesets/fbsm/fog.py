@@ -1,0 +1,122 @@
+"""Fog of war (6.5): what each side may know, built from an allow-list.
+
+A side sees all of its own units (hex, status and, on the map, `level` in its stack: 0 is the
+bottom; the values are the counter mix's, `tables.counters`). Of the enemy it sees, per occupied hex, only the top unit
+and how many units the stack holds; the carnage (eliminated units are turned face down where
+they fell, 2.6, and the firer looked at them while resolving the fire, 6.5); which units left
+the map; and how many units are still in the German holding container. Hidden units show up
+again only where the rules let a side look: the target hex of its own fire or bombardment
+(the results of those events name every unit in the hex).
+
+Events pass `visible` the same way: the acting side sees its own events whole; the other side
+sees a projection with the acting side's hidden unit ids taken out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .tables import config
+from .state import State, normalize
+
+PUBLIC = {"us-setup", "german-setup", "random-event", "breakthrough", "reinforcements", "drift", "victory", "turn",
+          "markers-drawn", "concede"}
+
+
+def view(state: State, side: str) -> dict[str, Any]:
+    state = normalize(state)
+    cfg = config(state["setup"])
+    own: dict[str, Any] = {}
+    enemy: dict[str, dict[str, Any]] = {}
+    carnage: dict[str, Any] = {}
+    exited: list[str] = []
+    in_container = 0
+    tops: dict[str, tuple[int, str]] = {}
+    levels: dict[str, list[tuple[int, str]]] = {}
+    for uid, unit in state["units"].items():
+        counter = cfg.counters[uid]
+        if counter.side == side:
+            own[uid] = {"hex": unit["hex"], "status": unit["status"]}
+            if unit["status"] == "active":
+                levels.setdefault(unit["hex"], []).append((unit["z"], uid))
+            continue
+        status = unit["status"]
+        if status == "active":
+            hex_id = unit["hex"]
+            entry = enemy.setdefault(hex_id, {"count": 0})
+            entry["count"] += 1
+            if hex_id not in tops or unit["z"] > tops[hex_id][0]:
+                tops[hex_id] = (unit["z"], uid)
+        elif status == "eliminated":
+            carnage[uid] = unit["hex"]
+        elif status == "exited":
+            exited.append(uid)
+        elif status == "container":
+            in_container += 1
+    for items in levels.values():  # own stacks: 0 is the bottom unit (never the global z: 6.5)
+        for level, (_, uid) in enumerate(sorted(items)):
+            own[uid]["level"] = level
+    for hex_id, (_, uid) in tops.items():
+        enemy[hex_id]["top"] = {"unit": uid, **cfg.counters[uid].values()}
+    pending = state.get("pending")
+    if pending and side != "german":
+        pending = {"kind": pending["kind"], "count": len(pending["units"])}
+    german_container = in_container if side == "us" else sum(
+        1 for u in own.values() if u["status"] == "container")
+    return {
+        "fbsm": 1,
+        "side": side,
+        "setup": state["setup"],
+        "turn": state["turn"],
+        "phase": state["phase"],
+        "effects": dict(state["effects"]),
+        "once": dict(state["once"]),
+        "markers": dict(state["markers"]),
+        "pending": pending,
+        "result": state.get("result"),
+        "container": german_container,
+        "units": own,
+        "enemy": {hex_id: enemy[hex_id] for hex_id in sorted(enemy)},
+        "carnage": carnage,
+        "exited": sorted(exited),
+    }
+
+
+def _known(event: dict[str, Any], unit_side: str, viewer: str, eliminated: bool) -> bool:
+    return unit_side == viewer or event.get("side") == viewer or eliminated
+
+
+def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    kind = event.get("type")
+    actor = event.get("side")
+    if kind in PUBLIC or actor == side:
+        return dict(event)
+    shown: dict[str, Any]
+    if kind == "move":
+        shown = {key: event[key] for key in ("type", "side", "section", "from", "path") if key in event}
+        if event.get("exit"):
+            shown["exit"] = True
+            shown["unit"] = event["unit"]  # off the map and the game is over: nothing left to hide
+        return shown
+    if kind == "fire":
+        shown = {key: event[key] for key in ("type", "side", "section", "target", "from", "strength", "defense",
+                                             "odds", "close_assault")}
+        shown["firers"] = len(event["firers"])
+        shown["results"] = list(event["results"])
+        return shown
+    if kind == "bombardment":
+        shown = dict(event)
+        shown["results"] = [r if _known(event, r["side"], side, r["eliminated"])
+                            else {**r, "unit": None} for r in event["results"]]
+        return shown
+    if kind == "bombard":
+        return {key: event[key] for key in ("type", "side", "section", "target", "markers")}
+    if kind == "advance":
+        return {"type": kind, "side": actor, "section": event["section"], "into": event["into"],
+                "count": len(event["units"])}
+    if kind == "drawn":
+        return {key: event[key] for key in ("type", "side", "section", "kind", "rolled", "count")}
+    if kind == "placed":
+        return {"type": kind, "side": actor, "section": event["section"], "kind": event["kind"],
+                "hexes": [item["hex"] for item in event["units"]]}
+    return None

@@ -1,0 +1,122 @@
+"""The FBSM state: its shape, the compact form case files use, and small accessors.
+
+A full state (`fbsm: 1`) holds:
+
+- `setup`: what `data.config` needs (map, play_balance, table overrides);
+- `turn`, `phase`;
+- `units`: id -> {hex, status, z}. status is `active` (on the map), `container` (off the map,
+  not yet in play: the German holding container of 3.5, or a US unit before set-up), `drawn`
+  (drawn from the container, waiting for its placement: 7.5, 7.7, 8.3), `eliminated` (carnage,
+  2.6; `hex` keeps where it fell) or `exited` (off the south edge, 4.3). `z` orders a stack:
+  the highest z in a hex is its top unit (6.5); every arrival goes on top;
+- `next_z`: the next stacking number;
+- `effects`: this turn's random event and what it changes (7.x);
+- `once`: the once-per-game events already used (7.5, 7.6, 7.7);
+- `pending`: the drawn units awaiting placement and where they may go;
+- `markers`: per side, the bombardment markers usable this phase (13.4), null for all;
+- `result`: null, or the game's result (4.x, 13.3).
+
+The compact form (no `fbsm` key) lets a case file list only what matters: `phase`, `turn`
+(default 2), `units` ({id: {hex}} in stacking order, bottom first; only listed units exist),
+and any of the other keys; `normalize` fills in the rest.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.core.errors import PbemError
+
+from .tables import DEFAULT_MAP, Config, config
+
+State = dict[str, Any]
+STATUSES = ("active", "container", "drawn", "eliminated", "exited")
+
+NO_EFFECTS: dict[str, Any] = {
+    "event": None,  # the event rolled this turn (7.1), or None
+    "roll": None,
+    "us_rally": False,  # 7.6
+    "german_rally": False,  # 7.9
+    "gas": False,  # 7.4
+    "heavy_mg": False,  # 7.8
+    "us_problems": False,  # 7.2
+    "german_problems": False,  # 7.3
+    "no_drift": None,  # 7.10: the side whose bombardments do not drift this turn
+}
+NO_ONCE: dict[str, bool] = {"breakthrough-west": False, "breakthrough-east": False, "us-rally": False}
+
+
+def normalize(state: State) -> State:
+    """A full state from a full or compact one (a full state is returned as it is)."""
+    if state.get("fbsm") == 1:
+        return state
+    if "phase" not in state:
+        raise PbemError("an FBSM state needs at least `phase`")
+    setup = dict(state.get("setup") or {})
+    setup.setdefault("map", DEFAULT_MAP)
+    setup.setdefault("play_balance", False)
+    cfg = config(setup)
+    units: dict[str, dict[str, Any]] = {}
+    z = 1
+    for uid, entry in (state.get("units") or {}).items():
+        if uid not in cfg.counters:
+            raise PbemError(f"unit {uid!r} is not in the counter mix")
+        entry = dict(entry or {})
+        hex_id = entry.get("hex")
+        status = entry.get("status", "active" if hex_id else "container")
+        if status not in STATUSES:
+            raise PbemError(f"unit {uid}: status must be one of {', '.join(STATUSES)}")
+        units[uid] = {"hex": hex_id, "status": status, "z": int(entry.get("z", z))}
+        z = max(z, units[uid]["z"]) + 1
+    effects = dict(NO_EFFECTS)
+    effects.update(state.get("effects") or {})
+    once = dict(NO_ONCE)
+    once.update(state.get("once") or {})
+    full: State = {
+        "fbsm": 1,
+        "setup": setup,
+        "turn": int(state.get("turn", 2)),
+        "phase": state["phase"],
+        "units": {uid: units[uid] for uid in sorted(units)},
+        "next_z": z,
+        "effects": effects,
+        "once": once,
+        "pending": copy.deepcopy(state.get("pending")),
+        "markers": copy.deepcopy(state.get("markers") or {"us": None, "german": None}),
+        "result": copy.deepcopy(state.get("result")),
+    }
+    for key in ("standing",):
+        if key in state:
+            full[key] = copy.deepcopy(state[key])
+    return full
+
+
+def cfg_of(state: State) -> Config:
+    return config(state["setup"])
+
+
+
+
+def stack(state: State, hex_id: str, side: str | None = None) -> list[str]:
+    """Active units in a hex, bottom first (the last is the top unit, 6.5)."""
+    cfg = cfg_of(state)
+    found = [(u["z"], uid) for uid, u in state["units"].items()
+             if u["status"] == "active" and u["hex"] == hex_id and (side is None or cfg.counters[uid].side == side)]
+    return [uid for _, uid in sorted(found)]
+
+
+
+def place(state: State, uid: str, hex_id: str) -> None:
+    """Put a unit on the map on top of whatever is in the hex."""
+    unit = state["units"][uid]
+    unit["hex"] = hex_id
+    unit["status"] = "active"
+    unit["z"] = state["next_z"]
+    state["next_z"] += 1
+
+
+def container(state: State, side: str = "german") -> list[str]:
+    cfg = cfg_of(state)
+    return sorted(uid for uid, u in state["units"].items()
+                  if u["status"] == "container" and cfg.counters[uid].side == side)

@@ -1,0 +1,54 @@
+"""How to win (4.3-4.6) and the play-balance game length (13.2-13.3).
+
+Victory is judged the instant it happens. Nothing but an elimination can empty a side's
+units from the map, and only an exit takes a German unit off the south edge, so the rules
+code calls `check` right after every elimination and every exit; the first condition met wins
+and resolution stops there. Drawn units waiting for placement count as German units still in
+play (they must be placed, 8.6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .tables import config, other
+from .state import State
+
+
+def check(state: State) -> dict[str, Any] | None:
+    """Set and return the result if a victory condition holds now."""
+    if state.get("result"):
+        return dict(state["result"])
+    cfg = config(state["setup"])
+    units = state["units"]
+    if any(u["status"] == "exited" and cfg.counters[uid].side == "german" for uid, u in units.items()):
+        state["result"] = {"winner": "german", "section": "4.3",
+                           "reason": "a German unit moved off the south edge of the map"}
+        return dict(state["result"])
+    us_on_map = any(u["status"] == "active" and cfg.counters[uid].side == "us" for uid, u in units.items())
+    if not us_on_map:
+        state["result"] = {"winner": "german", "section": "4.3",
+                           "reason": "no US infantry or heavy weapons unit is left on the map"}
+        return dict(state["result"])
+    german_left = any(u["status"] in ("active", "container", "drawn") and cfg.counters[uid].side == "german"
+                      for uid, u in units.items())
+    if not german_left:
+        state["result"] = {"winner": "us", "section": "4.4",
+                           "reason": "no German unit is on the map and the holding container is empty"}
+        return dict(state["result"])
+    return None
+
+
+def concede(state: State, side: str) -> dict[str, Any]:
+    state["result"] = {"winner": other(side), "section": "4.5", "reason": f"the {side} player conceded"}
+    return dict(state["result"])
+
+
+def end_of_turn(state: State) -> dict[str, Any] | None:
+    """13.2-13.3: with play balance, the US wins once turn 16 ends without a German victory."""
+    cfg = config(state["setup"])
+    if cfg.play_balance and state["turn"] >= int(cfg.tables["play_balance"]["last_turn"]):
+        state["result"] = {"winner": "us", "section": "13.3",
+                           "reason": f"game turn {state['turn']} ended without a German victory"}
+        return dict(state["result"])
+    return None
