@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from . import chance, signing, yamlio
+from . import chance, schemas, signing, yamlio
 from .archive import Archive, commit_folder, seq_dir, view_rel
 from .errors import ArchiveError, OrdersError, PbemError, Problem
 from .game import WARN_FRACTION_PERCENT, Game, chain_secret, load_game
 from .game import next_block
 from .position import Position, current_position
+from .schemafiles import load_schema
 from .ruleset import STANDING_KEY, DecisionNeeded, DecisionRequest, Decisions, Ruleset, State, Submission
 from .views import turn_view
 
@@ -133,11 +134,16 @@ def load_accepted(archive: Archive, game: Game, rel: str) -> AcceptedOrders:
     return AcceptedOrders(side, rel, stored.data, doc["entropy"], doc["orders"], dict(doc.get("standing") or {}))
 
 
-def newest_orders(archive: Archive, game: Game, seq: int) -> dict[str, AcceptedOrders]:
+def newest_order_files(archive: Archive, seq: int) -> dict[str, str]:
+    """Each side's newest accepted orders file for seq (highest arrival number): the one that counts."""
     newest: dict[str, str] = {}
     for side, _, rel in archive.orders_files(seq):
         newest[side] = rel
-    return {side: load_accepted(archive, game, rel) for side, rel in newest.items()}
+    return newest
+
+
+def newest_orders(archive: Archive, game: Game, seq: int) -> dict[str, AcceptedOrders]:
+    return {side: load_accepted(archive, game, rel) for side, rel in newest_order_files(archive, seq).items()}
 
 
 @dataclass(frozen=True)
@@ -157,18 +163,27 @@ def decision_files(archive: Archive, game: Game, seq: int) -> dict[int, Decision
     for index, rel in archive.decision_requests(seq):
         stored = archive.read_signed(rel)
         signing.verify(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key}, file=rel)
-        request = yamlio.load_bytes(stored.data, rel).data
+        request = _checked(stored.data, rel, "decision-request")
+        if request["index"] != index or request["seq"] != seq:
+            raise ArchiveError(f"{rel}: says decision {request['index']} of seq {request['seq']}")
         found[index] = DecisionFile(index, request["side"], rel, chance.file_hash(stored.data), None, None, None)
     for index, _, rel in archive.decision_replies(seq):
         stored = archive.read_signed(rel)
         side = signing.verify(stored.data, stored.signature, game.orders_namespace(), game.side_keys, file=rel)
-        reply = yamlio.load_bytes(stored.data, rel).data
+        reply = _checked(stored.data, rel, "decision-reply")
         known = found.get(index)
-        if known is None or known.side != side or reply["request"] != known.request_hash:
+        if known is None or known.side != side or reply["side"] != side or reply["request"] != known.request_hash:
             raise ArchiveError(f"{rel}: a reply that matches no request of adjudication {seq}")
         found[index] = DecisionFile(index, side, known.request_rel, known.request_hash, rel,
                                     chance.file_hash(stored.data), reply["answer"])
     return found
+
+
+def _checked(data: bytes, rel: str, kind: str) -> dict[str, Any]:
+    doc = yamlio.load_bytes(data, rel)
+    schemas.validate(doc, load_schema(kind))
+    result: dict[str, Any] = doc.data
+    return result
 
 
 def request_document(game: Game, seq: int, previous_hash: str, request: DecisionRequest) -> dict[str, Any]:

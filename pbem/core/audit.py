@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from . import chance, schemas, signing, yamlio
-from .adjudicator import AcceptedOrders, render_views, request_document, request_rel, resolve_adjudication
-from .archive import Archive, turn_rel, view_rel
+from .adjudicator import (AcceptedOrders, decision_files, newest_order_files, render_views, request_document,
+                          request_rel, resolve_adjudication)
+from .archive import Archive, seq_dir, turn_rel, view_rel
 from .errors import PbemError, format_path
 from .game import Game, initial_state, load_game, next_block
 from .orders import Expectation, orders_problems
@@ -121,7 +122,7 @@ class Auditor:
         self.same(rel, "previous", previous_hash, turn["previous"])
         seed = self.check_seed(game, seq, turn, rel, previous_seed)
         accepted = self.check_orders(game, ruleset, seq, turn, state, rel)
-        answers = self.check_decisions(game, seq, turn, previous_hash, rel)
+        answers = self.check_decisions(game, seq, turn, rel)
         if seed is not None and accepted is not None and answers is not None:
             self.replay(game, ruleset, seq, turn, state, previous_hash, seed, accepted, answers, rel)
         self.same(rel, "state_sha256", chance.state_hash(turn["state"]), turn["state_sha256"])
@@ -145,40 +146,38 @@ class Auditor:
 
     def check_orders(self, game: Game, ruleset: Ruleset, seq: int, turn: Mapping[str, Any],
                      state: dict[str, Any], rel: str) -> dict[str, AcceptedOrders] | None:
+        """Each side's entry names its newest accepted file (or none was sent); every file checks out."""
         entries = turn["orders"]
         if [entry["side"] for entry in entries] != game.sides:
             self.note(rel, "orders", f"must list every side in game.yaml order ({', '.join(game.sides)})")
             return None
         awaited = [] if ruleset.result(state) is not None else ruleset.awaiting(state)
-        newest: dict[str, str] = {}
-        for side, _, file in self.archive.orders_files(seq):
-            newest[side] = file
+        newest = newest_order_files(self.archive, seq)
         accepted: dict[str, AcceptedOrders] = {}
         ok = True
         for index, entry in enumerate(entries):
             side, field = entry["side"], f"orders[{index}]"
             if entry["status"] != "submitted":
-                expected_status = "missing" if side in awaited else "not-awaited"
-                self.same(rel, field + ".status", expected_status, entry["status"])
-                if side in newest and side in awaited:
-                    self.note(rel, field, f"{side} submitted {newest[side]} but the turn treats it as missing")
+                self.same(rel, field + ".status", "missing" if side in awaited else "not-awaited", entry["status"])
+                if side in newest:
+                    self.note(rel, field, f"{side} submitted {newest[side]} but the turn treats it as "
+                                          f"{entry['status']}")
+                continue
+            if newest.get(side) != entry.get("file"):
+                self.note(rel, field + ".file", f"{entry.get('file')!r} is not {side}'s newest accepted orders "
+                                                f"({newest.get(side)})")
+                ok = False
                 continue
             item = self.check_order_file(game, ruleset, seq, entry, state, awaited, rel, field)
             if item is None:
                 ok = False
                 continue
-            if newest.get(side) != entry["file"]:
-                self.note(rel, field + ".file", f"{entry['file']} is not {side}'s newest accepted orders "
-                                                f"({newest.get(side)})")
             accepted[side] = item
         return accepted if ok else None
 
     def check_order_file(self, game: Game, ruleset: Ruleset, seq: int, entry: Mapping[str, Any],
                          state: dict[str, Any], awaited: Sequence[str], rel: str, field: str) -> AcceptedOrders | None:
-        file = entry.get("file", "")
-        if not file.startswith("orders/"):
-            self.note(rel, field + ".file", f"{file!r} is not an orders file of this archive")
-            return None
+        file = entry["file"]
         got = self.signed(file, game.orders_namespace(), game.side_keys)
         if got is None:
             return None
@@ -193,11 +192,14 @@ class Auditor:
             return None
         ack = game.hash if seq == 1 else self._file_hash(view_rel(seq - 1, signer))
         expect = Expectation(game.id, seq, signer, ruleset.phase(state), ack or "", tuple(awaited))
-        for problem in orders_problems(doc, ruleset, expect, view_state(ruleset, state, signer), signer):
+        problems = orders_problems(doc, ruleset, expect, view_state(ruleset, state, signer), signer)
+        for problem in problems:
             self.note(file, _field_of(problem.path), str(problem))
-        if doc.data.get("entropy") != entry.get("entropy"):
+        if problems:
+            return None
+        if doc.data["entropy"] != entry.get("entropy"):
             self.note(rel, field + ".entropy", "differs from the orders file's entropy")
-        return AcceptedOrders(signer, file, data, doc.data.get("entropy", ""), list(doc.data.get("orders", [])),
+        return AcceptedOrders(signer, file, data, doc.data["entropy"], list(doc.data["orders"]),
                               dict(doc.data.get("standing") or {}))
 
     def _file_hash(self, rel: str) -> str | None:
@@ -206,25 +208,28 @@ class Auditor:
         except PbemError:
             return None
 
-    def check_decisions(self, game: Game, seq: int, turn: Mapping[str, Any], previous_hash: str,
-                        rel: str) -> dict[int, Any] | None:
+    def check_decisions(self, game: Game, seq: int, turn: Mapping[str, Any], rel: str) -> dict[int, Any] | None:
+        """The turn's decisions are exactly the archive's requests, each with its newest reply."""
+        try:
+            records = decision_files(self.archive, game, seq)
+        except PbemError as error:
+            self.note(f"decisions/{seq_dir(seq)}", "files", str(error))
+            return None
         answers: dict[int, Any] = {}
         for position, entry in enumerate(turn["decisions"]):
             field = f"decisions[{position}]"
-            self.same(rel, field + ".index", position, entry["index"])
-            got = self.signed(entry["request"], game.turn_namespace(), {"referee": game.referee_key})
-            reply = self.signed(entry["reply"], game.orders_namespace(), game.side_keys)
-            if got is None or reply is None:
+            record = records.get(position)
+            if record is None or record.reply_rel is None:
+                self.note(rel, field, f"the archive holds no answered decision {position} for seq {seq}")
                 return None
-            self.same(rel, field + ".request_hash", chance.file_hash(got[0]), entry["request_hash"])
-            self.same(rel, field + ".reply_hash", chance.file_hash(reply[0]), entry["reply_hash"])
-            self.same(entry["reply"], "signer", entry["side"], reply[1])
-            reply_doc = self.parse(entry["reply"], reply[0], "decision-reply")
-            if reply_doc is None:
-                return None
-            self.same(entry["reply"], "request", chance.file_hash(got[0]), reply_doc["request"])
-            self.same(entry["reply"], "seq", seq, reply_doc["seq"])
-            answers[entry["index"]] = reply_doc["answer"]
+            expected = {"index": record.index, "side": record.side, "request": record.request_rel,
+                        "request_hash": record.request_hash, "reply": record.reply_rel, "reply_hash": record.reply_hash}
+            for key, value in expected.items():
+                self.same(rel, f"{field}.{key}", value, entry[key])
+            answers[record.index] = record.answer
+        for index in sorted(set(records) - set(answers)):
+            self.note(records[index].request_rel, "request", f"a decision request of seq {seq} that {rel} does not "
+                                                             "use (was adjudication restarted?)")
         return answers
 
     def replay(self, game: Game, ruleset: Ruleset, seq: int, turn: Mapping[str, Any], state: dict[str, Any],
