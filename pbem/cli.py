@@ -13,7 +13,6 @@ from .core import chance, signing, yamlio
 from .core.errors import PbemError
 
 Handler = Callable[[argparse.Namespace], int]
-REFEREE_KEY_NOTE = "referee-key"
 PLAYER_KINDS = ("orders", "decision-reply")
 
 
@@ -102,7 +101,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from .core.archive import Archive
     from .core.game import DEFAULT_CHAIN_LENGTH, new_game
 
     sides: dict[str, str] = {}
@@ -113,8 +111,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         sides[name] = _read_public(key)
     key = _load_key(args.referee_key)
     game = new_game(args.scenario, args.game, key, sides, args.dir,
-                    chain_length=args.chain_length or DEFAULT_CHAIN_LENGTH)
-    Archive(args.dir).write_secret_note(REFEREE_KEY_NOTE, str(Path(args.referee_key).resolve()))
+                    chain_length=args.chain_length or DEFAULT_CHAIN_LENGTH, referee_key_path=Path(args.referee_key))
     print(f"game {game.id} created in {args.dir}: {', '.join(game.sides)}; send each side "
           f"game.yaml(.sig) and views/0000/SIDE.yaml(.sig)")
     return 0
@@ -122,6 +119,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def _referee_key(args: argparse.Namespace) -> signing.SigningKey:
     from .core.archive import Archive
+    from .core.game import REFEREE_KEY_NOTE
 
     path = args.key or Archive(args.game_dir).read_secret_note(REFEREE_KEY_NOTE)
     if not path:
@@ -132,7 +130,7 @@ def _referee_key(args: argparse.Namespace) -> signing.SigningKey:
 def cmd_status(args: argparse.Namespace) -> int:
     from .core.status import status
 
-    print(status(args.game_dir))
+    print(status(args.game_dir, public=args.public))
     return 0
 
 
@@ -293,6 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("status", cmd_status, "the seq and phase awaited, who owes orders, what is in")
     p.add_argument("game_dir")
+    p.add_argument("--public", action="store_true", help="only what every player may know (for a mail or a post)")
 
     p = command("orders", cmd_orders, "an orders template for the next phase, from your latest view")
     p.add_argument("view")

@@ -384,10 +384,10 @@ def test_submit_detached_armored_and_mail_with_two_blocks(cli_game: CliGame) -> 
     assert re.search(r"accepted orders of red for seq 1: orders/0001/red-0001\.yaml sha256:[0-9a-f]{64}; "
                      r"still awaited: blue", receipt), receipt
     assert chance.file_hash(red.read_bytes()) in receipt
-    # detached pair with the .sig named explicitly
+    # detached pair with the .sig named explicitly: the same file again gives the same receipt
     moved = cli_game.work / "elsewhere.sig"
     shutil.copy(red.with_name(red.name + ".sig"), moved)
-    ok("submit", root, red, moved)
+    assert "orders/0001/red-0001.yaml" in ok("submit", root, red, moved).out
     # an armored file
     blue = cli_game.write_orders("blue", "- {place: hq, cell: 2}")
     armored = cli_game.work / "blue.asc"
@@ -395,10 +395,9 @@ def test_submit_detached_armored_and_mail_with_two_blocks(cli_game: CliGame) -> 
     receipt = ok("submit", root, armored).out
     assert "accepted orders of blue for seq 1" in receipt and "nobody: ready to adjudicate" in receipt
     stored = sorted(p.name for p in (root / "orders/0001").iterdir())
-    assert stored == ["blue-0003.yaml", "blue-0003.yaml.sig", "red-0001.yaml", "red-0001.yaml.sig",
-                      "red-0002.yaml", "red-0002.yaml.sig"]
+    assert stored == ["blue-0002.yaml", "blue-0002.yaml.sig", "red-0001.yaml", "red-0001.yaml.sig"]
     # the archive stores the bytes that verified (canonical text for the armored one)
-    assert (root / "orders/0001/blue-0003.yaml").read_bytes() == blue.read_bytes()
+    assert (root / "orders/0001/blue-0002.yaml").read_bytes() == blue.read_bytes()
     ok("adjudicate", root)
     # a mail body: chatter, then one armored block from each side (one quoted, CRLF line ends)
     red = cli_game.write_orders("red", "- {fire: 5}")

@@ -286,9 +286,6 @@ def test_referee_dropping_awaited_orders_is_caught(tmp_path: Path) -> None:
     assert any("treats it as missing" in item.message for item in audit(table.root))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: verify-view never binds dice.previous (to game.yaml for k=1, to the "
-                                       "previous view's master after): a referee can grind `previous` to choose "
-                                       "the dice and the player's check still says OK")
 def test_verify_view_binds_the_previous_hash(table: Table) -> None:
     table.accept("red", "red-1.yaml", table.orders("red", [{"place": "hq", "cell": 3}]))
     table.accept("blue", "blue-1.yaml", table.orders("blue", [{"place": "hq", "cell": 4}]))
@@ -312,9 +309,6 @@ def test_verify_view_binds_the_previous_hash(table: Table) -> None:
 # --- 3. player attacks ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: intake re-accepts a byte-identical copy of a side's superseded orders "
-                                       "file for the same seq, making it newest: anyone holding red's old file "
-                                       "(a forwarded mail, a forum post) can roll red's orders back")
 def test_a_replayed_superseded_orders_file_does_not_become_newest(fire_table: Table) -> None:
     table = fire_table
     first = table.file("red-a.yaml", table.orders("red", [{"fire": 5}]), "red")
@@ -328,9 +322,6 @@ def test_a_replayed_superseded_orders_file_does_not_become_newest(fire_table: Ta
     assert newest.orders == [{"fire": 1}]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: arrival numbers are written with {:04d} but listed with \\d{4}: "
-                                       "arrival 10000 gets a receipt and is then invisible (a flood by one side "
-                                       "silently voids the other side's next submission)")
 def test_arrival_ten_thousand_is_not_lost(table: Table) -> None:
     table.accept("red", "red-1.yaml", table.orders("red", [{"place": "hq", "cell": 3}]))
     orders = table.root / "orders/0001"
@@ -341,8 +332,6 @@ def test_arrival_ten_thousand_is_not_lost(table: Table) -> None:
     assert "blue" in {side for side, _, _ in Archive(table.root).orders_files(1)}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: decision-reply answers are compared with `in` (==), so `true` is "
-                                       "accepted for option 1 and `false` for 0; the bool then enters the state")
 def test_bool_answer_is_not_taken_for_an_integer_option(tmp_path: Path) -> None:
     table = probe_table(tmp_path, ask=True, awaits=["red", "blue"])
     table.accept("red", "red.yaml", table.orders("red", []))
@@ -353,8 +342,6 @@ def test_bool_answer_is_not_taken_for_an_integer_option(tmp_path: Path) -> None:
     assert result.rc != 0, result.text
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: an armored block's Name: header reaches the referee's terminal (and "
-                                       "a mail judge's reply) unescaped, control characters included")
 def test_name_header_control_characters_are_not_echoed(table: Table) -> None:
     data = table.orders("red", [{"place": "hq", "cell": 3}], seq=7)
     signature = signing.sign(data, table.key("red"), f"pbem-orders@{table.game_id}")
@@ -383,9 +370,6 @@ def test_name_header_cannot_steer_where_a_file_is_stored(table: Table) -> None:
 # --- 4. robustness and determinism ----------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: yamlio.dump bytes depend on whether libyaml is installed (astral "
-                                       "characters escaped by CSafeDumper, literal in SafeDumper): views and "
-                                       "requests rebuilt by an auditor on another install differ byte for byte")
 def test_dump_is_the_same_with_and_without_libyaml() -> None:
     pure = yamlio._make_dumper(yaml.SafeDumper)
     doc = {"unit": "Kampfgruppe \U0001F985", "note": "é"}
@@ -393,16 +377,12 @@ def test_dump_is_the_same_with_and_without_libyaml() -> None:
                                          allow_unicode=True, width=yamlio._NO_WRAP, indent=2, line_break="\n")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: without libyaml the strict loader accepts a lone surrogate escape "
-                                       "(\"\\ud800\"); the state hash and dump then crash with UnicodeEncodeError")
 def test_lone_surrogate_is_refused_by_the_pure_python_loader(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(yamlio, "_Loader", yaml.SafeLoader)
     with pytest.raises(YamlError):
         yamlio.load_bytes(b'name: "\\ud800"\n', "o.yaml")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Archive._numbered_files turns an all-digit side name into an int: "
-                                       "side '0012' is listed as '12', and mixed with 'red' sorting raises TypeError")
 def test_numeric_side_names_are_listed(tmp_path: Path) -> None:
     folder = tmp_path / "orders/0001"
     folder.mkdir(parents=True)
@@ -412,8 +392,6 @@ def test_numeric_side_names_are_listed(tmp_path: Path) -> None:
     assert [side for side, _, _ in Archive(tmp_path).orders_files(1)] == ["red", "0012"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: nothing compares game.yaml's ruleset version with the installed "
-                                       "ruleset: after an upgrade mid-game the referee adjudicates under other rules")
 def test_adjudicate_refuses_a_different_ruleset_version(fire_table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     table = fire_table
     table.accept("red", "r.yaml", table.orders("red", [{"fire": 5}]))

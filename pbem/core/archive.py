@@ -168,33 +168,33 @@ class Archive:
         base = self.root / top
         if not base.is_dir():
             return []
-        return sorted(int(p.name) for p in base.iterdir() if p.is_dir() and re.fullmatch(r"\d{4}", p.name))
+        return sorted(int(p.name) for p in base.iterdir() if p.is_dir() and re.fullmatch(r"[0-9]{4,}", p.name))
 
-    def _numbered_files(self, folder: str, pattern: str) -> list[tuple[tuple[int | str, ...], str]]:
-        """Files under `folder` whose name matches `pattern` (groups are ints) and have a signature."""
+    def _signed_names(self, folder: str, pattern: str) -> list[tuple[tuple[str, ...], str]]:
+        """(match groups, rel path) of files under `folder` matching `pattern` that have a signature."""
         base = self.root / folder
         if not base.is_dir():
             return []
-        found: list[tuple[tuple[int | str, ...], str]] = []
+        found = []
         for entry in base.iterdir():
             match = re.fullmatch(pattern, entry.name)
             if match and entry.is_file() and entry.with_name(entry.name + ".sig").is_file():
-                key = tuple(int(g) if g.isdigit() else g for g in match.groups())
-                found.append((key, f"{folder}/{entry.name}"))
-        return sorted(found)
+                found.append((match.groups(), f"{folder}/{entry.name}"))
+        return found
 
     def orders_files(self, seq: int) -> list[tuple[str, int, str]]:
         """(side, arrival number, rel path) of every accepted orders file for seq, in arrival order."""
-        rows = self._numbered_files(f"orders/{seq_dir(seq)}", r"([a-z0-9][a-z0-9-]*)-(\d{4})\.yaml")
-        return sorted(((str(k[0]), int(k[1]), rel) for k, rel in rows), key=lambda r: (r[1], r[0]))
+        rows = self._signed_names(f"orders/{seq_dir(seq)}", r"([a-z0-9][a-z0-9-]*)-([0-9]{4,})\.yaml")
+        return sorted(((side, int(number), rel) for (side, number), rel in rows), key=lambda r: (r[1], r[0]))
 
     def decision_requests(self, seq: int) -> list[tuple[int, str]]:
-        rows = self._numbered_files(f"decisions/{seq_dir(seq)}", r"request-(\d{3})\.yaml")
-        return [(int(k[0]), rel) for k, rel in rows]
+        rows = self._signed_names(f"decisions/{seq_dir(seq)}", r"request-([0-9]{3,})\.yaml")
+        return sorted((int(index), rel) for (index,), rel in rows)
 
     def decision_replies(self, seq: int) -> list[tuple[int, int, str]]:
-        rows = self._numbered_files(f"decisions/{seq_dir(seq)}", r"reply-(\d{3})-(\d{4})\.yaml")
-        return [(int(k[0]), int(k[1]), rel) for k, rel in rows]
+        """(decision index, arrival number, rel path) of every stored reply for seq, in arrival order."""
+        rows = self._signed_names(f"decisions/{seq_dir(seq)}", r"reply-([0-9]{3,})-([0-9]{4,})\.yaml")
+        return sorted(((int(index), int(number), rel) for (index, number), rel in rows), key=lambda r: (r[1], r[0]))
 
     def next_arrival(self, seq: int) -> int:
         """The arrival number for the next orders file or reply of this seq."""

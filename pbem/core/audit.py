@@ -75,10 +75,10 @@ class Auditor:
     def run(self) -> list[Discrepancy]:
         try:
             game = load_game(self.archive.root)
+            ruleset = game.ruleset
         except PbemError as error:
             self.note("game.yaml", "game", str(error))
             return self.found
-        ruleset = game.ruleset
         try:
             state = initial_state(game)
         except PbemError as error:
@@ -349,14 +349,27 @@ def _check_one_view(game: Game, name: str, view: Mapping[str, Any],
     if view["game"] != game.id:
         yield Discrepancy(name, "game", f"view of game {view['game']!r}, not {game.id!r}")
     seq = view["seq"]
-    if previous is not None and previous[0] == seq - 1:
-        if view["previous_view"] != chance.file_hash(previous[1]):
-            yield Discrepancy(name, "previous_view", "does not match the hash of the previous view")
+    follows = previous is not None and previous[0] == seq - 1
+    if previous is not None and not follows:
+        yield Discrepancy(name, "seq", f"view {seq} given after view {previous[0]}: the views in between are "
+                                       "missing, so the chain between them is not checked")
+    if follows and previous is not None and view["previous_view"] != chance.file_hash(previous[1]):
+        yield Discrepancy(name, "previous_view", "does not match the hash of the previous view")
     if seq == 0:
         if view["master"] != game.hash:
             yield Discrepancy(name, "master", "view 0 is not bound to this game.yaml")
         return
-    seed = bytes.fromhex(view["dice"]["seed"])
+    dice = view["dice"]
+    if dice["seed"] is None or dice["previous"] is None or dice["phase_seed"] is None:
+        yield Discrepancy(name, "dice", f"view {seq} lacks its seed, previous hash or phase seed")
+        return
+    if seq == 1 and dice["previous"] != game.hash:
+        yield Discrepancy(name, "dice.previous", "the first adjudication must build on game.yaml's hash")
+    if follows and previous is not None and seq > 1 and dice["previous"] != previous[2]["master"]:
+        yield Discrepancy(name, "dice.previous", "is not the master turn file of the previous view")
+    if [entry["side"] for entry in dice["inputs"]] != game.sides:
+        yield Discrepancy(name, "dice.inputs", f"must list every side in game.yaml order ({', '.join(game.sides)})")
+    seed = bytes.fromhex(dice["seed"])
     if not _on_chain(game, seq, seed):
         yield Discrepancy(name, "dice.seed", f"s_{seq} does not hash down to game.yaml's anchor in {seq} steps: "
                                              "not the committed seed")

@@ -20,6 +20,8 @@ from .schemafiles import load_schema, scenario_schema
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
 DEFAULT_CHAIN_LENGTH = 1024
 WARN_FRACTION_PERCENT = 90
+RESERVED_SIDE = "turn"  # turns/NNNN/turn.yaml is the master; views are turns/NNNN/<side>.yaml
+REFEREE_KEY_NOTE = "referee-key"  # where `adjudicate` finds the referee's private key by default
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,13 @@ class Game:
 
     @property
     def ruleset(self) -> Ruleset:
-        return get_ruleset(self.doc["ruleset"]["id"])
+        """The installed ruleset, if it is the version the game was started with."""
+        ruleset = get_ruleset(self.doc["ruleset"]["id"])
+        wanted = self.doc["ruleset"]["version"]
+        if ruleset.version != wanted:
+            raise PbemError(f"game.yaml was started under {ruleset.id} version {wanted}; this pbem has version "
+                            f"{ruleset.version}: run the game with the version it began with")
+        return ruleset
 
     def settings(self) -> dict[str, Any]:
         return dict(self.doc.get("settings") or {})
@@ -122,7 +130,7 @@ def next_block(ruleset: Ruleset, state: State) -> dict[str, Any]:
 def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.SigningKey,
              side_keys: Mapping[str, str], game_dir: Path | str, *, chain_length: int = DEFAULT_CHAIN_LENGTH,
              addresses: Mapping[str, str] | None = None, settings: Mapping[str, Any] | None = None,
-             secret: bytes | None = None) -> Game:
+             secret: bytes | None = None, referee_key_path: Path | None = None) -> Game:
     """Write the chain secret (0600), the scenario copy, every side's view 0 and, last, the signed game.yaml.
 
     game.yaml is the commit point: a directory without it is an unfinished `new` and is started over.
@@ -134,6 +142,8 @@ def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.Signi
         raise ArchiveError(f"{game_dir} already holds a game; pick an empty directory")
     scenario_doc, ruleset = load_scenario(scenario_path)
     sides = ruleset.sides(scenario_doc.data)
+    if RESERVED_SIDE in sides:
+        raise PbemError(f"{ruleset.id}: a side may not be called {RESERVED_SIDE!r} (the master file's name)")
     given = set(side_keys)
     if given != set(sides):
         raise PbemError(Problem(f"the scenario's sides are {', '.join(sides)}; keys were given for "
@@ -177,6 +187,8 @@ def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.Signi
             views[f"{side}.yaml"] = view.encode("utf-8")
             views[f"{side}.yaml.sig"] = signing.sign(view.encode("utf-8"), referee_key, namespace).encode("utf-8")
         commit_folder(root / "views" / "0000", views)
+        if referee_key_path is not None:
+            archive.write_secret_note(REFEREE_KEY_NOTE, str(referee_key_path.resolve()))
         archive.write_signed_rel("game.yaml", data, signing.sign(data, referee_key, namespace))
     return Game(doc, data, root)
 

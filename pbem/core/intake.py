@@ -16,10 +16,12 @@ from .errors import OrdersError, PbemError, Problem, SignatureError
 from .game import Game, load_game
 from .orders import orders_problems
 from .position import Position, current_position
+from .ruleset import is_option
 from .schemafiles import load_schema
 from .views import view_state
 
 SIG_SUFFIX = ".sig"
+MAX_SUBMISSIONS_PER_SIDE = 100  # per seq: a flood of resubmissions must not fill the referee's disk
 
 
 @dataclass(frozen=True)
@@ -107,8 +109,20 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
     expect = position.expectation(signer)
     OrdersError.collect(orders_problems(doc, ruleset, expect, view_state(ruleset, position.state, signer), signer))
     archive = Archive(game.root)
-    rel = f"orders/{seq_dir(expect.seq)}/{signer}-{archive.next_arrival(expect.seq):04d}.yaml"
-    archive.write_signed_rel(rel, data, candidate.signature)
+    mine = [rel for side, _, rel in archive.orders_files(expect.seq) if side == signer]
+    same = [rel for rel in mine if archive.read(rel) == data]
+    if same and same[-1] != mine[-1]:
+        raise OrdersError(doc.problem(f"this exact file was accepted before as {same[-1]} and has since been "
+                                      f"replaced by {mine[-1]}; to go back to it, sign a fresh copy "
+                                      "(new entropy)", section="PROTOCOL §4"))
+    if same:
+        rel = same[-1]  # the same mail delivered twice: the same receipt, nothing written
+    elif len(mine) >= MAX_SUBMISSIONS_PER_SIDE:
+        raise OrdersError(doc.problem(f"{signer} has already sent {len(mine)} orders files for seq {expect.seq}; "
+                                      "no more are taken"))
+    else:
+        rel = f"orders/{seq_dir(expect.seq)}/{signer}-{archive.next_arrival(expect.seq):04d}.yaml"
+        archive.write_signed_rel(rel, data, candidate.signature)
     have = {side for side, _, _ in archive.orders_files(expect.seq)}
     return Receipt(signer, "orders", expect.seq, rel, chance.file_hash(data),
                    tuple(side for side in expect.awaiting if side not in have))
@@ -143,10 +157,13 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
                                       ("request",), section=request_doc["section"]))
     if request_doc["side"] != signer:
         raise OrdersError(doc.problem("that decision request was sent to another side", ("request",)))
-    if reply["answer"] not in request_doc["options"]:
+    if not is_option(reply["answer"], request_doc["options"]):
         options = ", ".join(repr(option) for option in request_doc["options"])
         raise OrdersError(doc.problem(f"answer {reply['answer']!r} is not one of the options", ("answer",),
                                       section=request_doc["section"], legal=options))
+    if sum(1 for j, _, _ in archive.decision_replies(seq) if j == index) >= MAX_SUBMISSIONS_PER_SIDE:
+        raise OrdersError(doc.problem(f"decision {index} has had {MAX_SUBMISSIONS_PER_SIDE} replies already; "
+                                      "no more are taken", ("request",)))
     rel = f"decisions/{seq_dir(seq)}/reply-{index:03d}-{archive.next_arrival(seq):04d}.yaml"
     archive.write_signed_rel(rel, data, candidate.signature)
     return Receipt(signer, "decision-reply", seq, rel, chance.file_hash(data), ())

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from . import chance, schemas, signing, yamlio
 from .errors import PbemError, Problem
 from .orders import Expectation, orders_problems
-from .ruleset import Ruleset, get as get_ruleset
+from .ruleset import Ruleset, get as get_ruleset, is_option
 from .schemafiles import load_schema
 
 
@@ -97,7 +97,7 @@ def check_orders(view: ViewFile, orders_path: Path | str) -> list[Problem]:
 
 
 def reply_document(request: Mapping[str, Any], request_data: bytes, answer: Any) -> dict[str, Any]:
-    if answer not in request["options"]:
+    if not is_option(answer, request["options"]):
         options = ", ".join(repr(option) for option in request["options"])
         raise PbemError(Problem(f"answer {answer!r} is not one of the options", section=request["section"],
                                 legal=options))

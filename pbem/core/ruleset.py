@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, ClassVar, Mapping, Sequence
 
-from .chance import Dice
+from .chance import Dice, canonical_json
 from .errors import PbemError, Problem
 
 State = dict[str, Any]
@@ -81,10 +81,19 @@ class Decisions:
         if request.index not in self._answers:
             raise DecisionNeeded(request)
         answer = self._answers[request.index]
-        if answer not in request.options:
+        if not is_option(answer, request.options):
             raise PbemError(Problem(f"answer {answer!r} is not one of the options", section=section,
                                     legal=", ".join(repr(o) for o in request.options)))
         return answer
+
+
+def same_plain(a: Any, b: Any) -> bool:
+    """Equality that tells types apart: `true` is not the option 1, nor `"1"` the option 1."""
+    return canonical_json(a) == canonical_json(b)
+
+
+def is_option(answer: Any, options: Sequence[Any]) -> bool:
+    return any(same_plain(answer, option) for option in options)
 
 
 def standing_answer(state: State, side: str, topic: str, default: Any = None) -> Any:

@@ -899,6 +899,9 @@ class _Block:
                     self.index,
                 )
             name = line[len(_NAME_HEADER) :].strip().decode("utf-8", errors="replace")
+            if not name.isprintable():
+                # The name is echoed in receipts and error mails: no terminal control sequences.
+                raise self.fail(f"line {self.index}: the Name: header holds control characters", self.index)
 
     def text(self) -> bytes:
         """The text lines, up to (not including) the BEGIN SSH SIGNATURE line."""

@@ -10,7 +10,8 @@ from .game import load_game
 from .position import current_position
 
 
-def status(game_dir: Path | str) -> str:
+def status(game_dir: Path | str, *, public: bool = False) -> str:
+    """The referee's status report; `public` leaves out who is deciding and how often anyone resubmitted."""
     game = load_game(game_dir)
     archive = Archive(game_dir)
     position = current_position(game)
@@ -28,19 +29,20 @@ def status(game_dir: Path | str) -> str:
     for side in game.sides:
         if side in submitted:
             files = submitted[side]
-            note = f"in: {files[-1]}" + (f" (newest of {len(files)})" if len(files) > 1 else "")
+            note = "orders in" if public else f"in: {files[-1]}" + (f" (newest of {len(files)})" if len(files) > 1 else "")
         elif side in awaiting:
             note = "owes orders"
         else:
             note = "no orders this phase"
         lines.append(f"  {side}: {note}")
     decisions = decision_files(archive, game, seq)
-    for index, record in sorted(decisions.items()):
-        state = f"answered in {record.reply_rel}" if record.reply_rel else "awaiting the reply"
-        lines.append(f"  decision {index} for {record.side}: {record.request_rel}, {state}")
+    if not public:
+        for index, record in sorted(decisions.items()):
+            state = f"answered in {record.reply_rel}" if record.reply_rel else "awaiting the reply"
+            lines.append(f"  decision {index} for {record.side}: {record.request_rel}, {state}")
     unanswered = sorted({record.side for record in decisions.values() if record.reply_rel is None})
     if unanswered:
-        lines.append(f"not ready: waiting for a decision reply from {', '.join(unanswered)}")
+        lines.append("not ready: waiting for a decision reply" + ("" if public else f" from {', '.join(unanswered)}"))
     elif decisions or all(side in submitted for side in awaiting):
         lines.append("ready to adjudicate")
     else:

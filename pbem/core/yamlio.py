@@ -72,7 +72,9 @@ MAX_PROBLEMS: int = 100
 """Stop collecting problems after this many (a final problem says so)."""
 
 _Loader: Any = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
-_DumperBase: Any = getattr(yaml, "CSafeDumper", None) or yaml.SafeDumper
+# The pure-Python dumper, always: libyaml's emitter escapes some characters the pure one writes
+# as they are, and the audit rebuilds views byte for byte, so every install must emit the same bytes.
+_DumperBase: Any = yaml.SafeDumper
 
 # Width passed to the emitter: large enough that no string is ever wrapped (libyaml and the
 # pure-Python emitter both take a C-int-sized width).
@@ -413,6 +415,10 @@ class _Builder:
         self.new_anchor(event.anchor, mark, path)
         plain: str | None = None
         text: str = event.value
+        if any("\ud800" <= char <= "\udfff" for char in text):
+            # A lone surrogate escape ("\ud800") is not a character; it cannot be hashed or written as UTF-8.
+            self.add("a lone surrogate escape is not a character: write the character itself", mark, path)
+            text = text.encode("utf-8", "replace").decode("utf-8")
         if not self.check_tag(event.tag, mark, path):
             value: Any = text
         elif event.style in (None, ""):
