@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from . import __version__
-from .core import chance, signing, yamlio
+from .core import signing, yamlio
 from .core.errors import PbemError
 
 Handler = Callable[[argparse.Namespace], int]

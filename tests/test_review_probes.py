@@ -56,8 +56,8 @@ def forge_turn(game: DemoGame, seq: int, answers: Mapping[int, Any], *,
     seed = chance.chain_seed(loaded.id, secret_of(root), loaded.chain_length, seq)
     outcome = resolve_adjudication(rules, loaded.id, loaded.sides, seq, state, previous_hash, seed, accepted, answers)
     assert outcome.pending is None, outcome.pending
-    turn = turn_document(loaded, seq, previous_hash, outcome, accepted, rules.awaiting(state), records or {}, rules)
-    turn["dice"]["seed"] = seed.hex()
+    turn = turn_document(loaded, seq, previous_hash, seed, outcome, accepted, rules.awaiting(state), records or {},
+                         rules)
     turn_bytes = yamlio.dump(turn).encode()
     namespace = loaded.turn_namespace()
     previous_views = {side: chance.file_hash(archive.read(view_rel(seq - 1, side))) for side in loaded.sides}

@@ -55,7 +55,11 @@ class Outcome:
 
 
 def plain_copy(value: Any, where: str = "state") -> Any:
-    """A deep copy that also proves the value is plain data: no floats, tuples, sets or odd keys."""
+    """A deep copy that proves the value is plain data (no floats, tuples, sets or odd keys).
+
+    The copy goes through the canonical JSON form, so map keys come back sorted: what is
+    stored and hashed never depends on the order in which rules code built a map.
+    """
     stack = [(value, where)]
     while stack:
         item, path = stack.pop()
@@ -206,8 +210,9 @@ def request_rel(seq: int, index: int) -> str:
     return f"decisions/{seq_dir(seq)}/request-{index:03d}.yaml"
 
 
-def turn_document(game: Game, seq: int, previous_hash: str, outcome: Outcome, accepted: Mapping[str, AcceptedOrders],
-                  awaited: Sequence[str], decisions: Mapping[int, DecisionFile], ruleset: Ruleset) -> dict[str, Any]:
+def turn_document(game: Game, seq: int, previous_hash: str, seed: bytes, outcome: Outcome,
+                  accepted: Mapping[str, AcceptedOrders], awaited: Sequence[str], decisions: Mapping[int, DecisionFile],
+                  ruleset: Ruleset) -> dict[str, Any]:
     orders = []
     for side in game.sides:
         if side in accepted:
@@ -230,7 +235,7 @@ def turn_document(game: Game, seq: int, previous_hash: str, outcome: Outcome, ac
         "phases": outcome.phases,
         "orders": orders,
         "decisions": used,
-        "dice": {"seed": "", "phase_seed": outcome.phase_seed.hex(), "rolls": outcome.rolls},
+        "dice": {"seed": seed.hex(), "phase_seed": outcome.phase_seed.hex(), "rolls": outcome.rolls},
         "events": outcome.events,
         "state": outcome.state,
         "state_sha256": chance.state_hash(outcome.state),
@@ -296,8 +301,7 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
     if outcome.pending is not None:
         return _await_decision(archive, game, seq, position.previous_hash, outcome.pending, decisions, referee,
                                warnings)
-    turn = turn_document(game, seq, position.previous_hash, outcome, accepted, awaited, decisions, ruleset)
-    turn["dice"]["seed"] = seed.hex()
+    turn = turn_document(game, seq, position.previous_hash, seed, outcome, accepted, awaited, decisions, ruleset)
     turn_bytes = yamlio.dump(turn).encode("utf-8")
     previous_views = {side: chance.file_hash(archive.read(view_rel(seq - 1, side))) for side in game.sides}
     views = render_views(ruleset, game, turn, turn_bytes, previous_views)
@@ -327,7 +331,6 @@ def _await_decision(archive: Archive, game: Game, seq: int, previous_hash: str, 
                               (rel,), tuple(warnings))
 
 
-def _check_referee_key(game: Game, key: signing.SigningKey) -> signing.SigningKey:
+def _check_referee_key(game: Game, key: signing.SigningKey) -> None:
     if key.public_line.split()[:2] != game.referee_key.split()[:2]:
         raise PbemError("the referee key given is not the one game.yaml names")
-    return key

@@ -27,6 +27,7 @@ import fcntl
 import os
 import re
 import shutil
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -40,6 +41,8 @@ SECRET_FILE = "chain-secret"
 LOCK_FILE = "lock"
 TMP_PREFIX = ".tmp-"
 LOCK_WAIT_SECONDS = 60
+MAX_ARCHIVED_BYTES = 16 * 1024 * 1024  # a turn file of a long game stays far below this
+MAX_SIGNATURE_BYTES = 64 * 1024
 
 
 def seq_dir(seq: int) -> str:
@@ -140,18 +143,26 @@ class Archive:
             raise ArchiveError(f"{self.root} is not a game directory (no game.yaml)")
 
     # --- reading --------------------------------------------------------------------------------
-    def read(self, rel: str) -> bytes:
+    def read(self, rel: str, max_bytes: int = MAX_ARCHIVED_BYTES) -> bytes:
+        """A file of the archive: a regular file inside the game dir, of bounded size."""
+        path = self.path(rel)
+        root = self.root.resolve()
+        if not path.resolve().is_relative_to(root) or path.is_symlink():
+            raise ArchiveError(f"{rel}: not a file of this archive")
         try:
-            return self.path(rel).read_bytes()
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode):
+                raise ArchiveError(f"{rel}: not a regular file")
+            if info.st_size > max_bytes:
+                raise ArchiveError(f"{rel}: {info.st_size} bytes, over the limit of {max_bytes}")
+            return path.read_bytes()
         except FileNotFoundError:
             raise ArchiveError(f"{rel}: missing from {self.root}") from None
 
     def read_signed(self, rel: str) -> StoredFile:
         data = self.read(rel)
         try:
-            signature = self.path(rel + ".sig").read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ArchiveError(f"{rel}.sig: missing from {self.root}") from None
+            signature = self.read(rel + ".sig", MAX_SIGNATURE_BYTES).decode("utf-8")
         except UnicodeDecodeError:
             raise ArchiveError(f"{rel}.sig: not text") from None
         return StoredFile(rel, data, signature)

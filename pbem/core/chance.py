@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable, Sequence, TypeVar
 
 T = TypeVar("T")
@@ -148,8 +148,19 @@ class Roll:
             out["seen_by"] = list(self.seen_by)
         return out
 
-    def visible_to(self, side: str) -> bool:
-        return self.seen_by is None or side in self.seen_by
+
+def roll_visible(record: dict[str, Any], side: str) -> bool:
+    """Whether a logged roll (its turn-file record) may be shown to `side`."""
+    return "seen_by" not in record or side in record["seen_by"]
+
+
+def _sides(seen_by: Iterable[str] | None) -> tuple[str, ...] | None:
+    """The sides a roll is shown to; a bare string would otherwise become one side per letter."""
+    if seen_by is None:
+        return None
+    if isinstance(seen_by, str):
+        raise TypeError(f"seen_by takes a list of sides, not the string {seen_by!r}")
+    return tuple(seen_by)
 
 
 class Dice:
@@ -170,14 +181,14 @@ class Dice:
     def uniform(self, n: int, purpose: str, seen_by: Iterable[str] | None = None) -> int:
         i = len(self.rolls)
         value = self._number(n)
-        self.rolls.append(Roll(i, n, value, purpose, tuple(seen_by) if seen_by is not None else None))
+        self.rolls.append(Roll(i, n, value, purpose, _sides(seen_by)))
         return value
 
     def die(self, faces: int, purpose: str, seen_by: Iterable[str] | None = None) -> int:
         return self.uniform(faces, purpose, seen_by) + 1
 
     def dice(self, count: int, faces: int, purpose: str, seen_by: Iterable[str] | None = None) -> list[int]:
-        seen = tuple(seen_by) if seen_by is not None else None
+        seen = _sides(seen_by)
         return [self.die(faces, purpose, seen) for _ in range(count)]
 
     def draw(self, container: Iterable[str], purpose: str, seen_by: Iterable[str] | None = None) -> str:
@@ -190,7 +201,7 @@ class Dice:
     def shuffle(self, items: Sequence[T], purpose: str, seen_by: Iterable[str] | None = None) -> list[T]:
         """Fisher-Yates as PROTOCOL.md §4 fixes it: m from len-1 down to 1, swap m with uniform(m+1)."""
         out = list(items)
-        seen = tuple(seen_by) if seen_by is not None else None
+        seen = _sides(seen_by)
         for m in range(len(out) - 1, 0, -1):
             j = self.uniform(m + 1, purpose, seen)
             out[m], out[j] = out[j], out[m]

@@ -6,7 +6,7 @@ file, the position, the order concerned, the rule section and what would be lega
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 DocPath = tuple[str | int, ...]

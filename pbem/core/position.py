@@ -7,7 +7,6 @@ from typing import Any
 
 from . import chance, schemas, signing, yamlio
 from .archive import Archive, turn_rel, view_rel
-from .errors import ArchiveError
 from .game import Game, initial_state, next_block
 from .orders import Expectation
 from .ruleset import Ruleset, State

@@ -57,7 +57,7 @@ def turn_view(ruleset: Ruleset, turn: Mapping[str, Any], turn_hash: str, side: s
     rolls = [
         {key: roll[key] for key in ("i", "n", "value", "for")}
         for roll in turn["dice"]["rolls"]
-        if "seen_by" not in roll or side in roll["seen_by"]
+        if chance.roll_visible(roll, side)
     ]
     inputs = []
     for entry in turn["orders"]:
