@@ -122,7 +122,7 @@ def _rejections(ruleset: Ruleset, state: dict[str, Any], orders: Mapping[str, li
         schema = {"type": "object", "properties": {"orders": orders_schema(ruleset, phase)["properties"]["orders"]}}
         shape = schemas.problems(doc, schema)
         if shape:
-            found += [Problem(f"{side}: {problem.message}", section="schema") for problem in shape]
+            found += [Problem(problem.message, section="schema", file=side) for problem in shape]
             continue
         for problem in ruleset.validate(ruleset.view(state, side), side, list(side_orders)):
             found.append(Problem(problem.message, order=problem.order, section=problem.section, legal=problem.legal,

@@ -187,6 +187,7 @@ class Ruleset(ABC):
 
 BUILTIN: dict[str, str] = {  # id -> "module:Class" of the shipped games
     "fbsm": "pbem.rulesets.fbsm:Fbsm",
+    "toc": "pbem.rulesets.toc:Toc",
 }
 _loaded: dict[str, Ruleset] = {}
 _extra: dict[str, str] = {}

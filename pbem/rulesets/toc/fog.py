@@ -1,0 +1,85 @@
+"""Fog of war (6.6): what each side may know, built from an allow-list.
+
+A side sees all of its own units (hex, steps, status and, on the map, `level` in its own stack:
+0 is the bottom). Of the enemy it sees, per occupied hex, the number of counters there (the
+height of a stack is plain to see on the table; reading recorded in docs/toc.md) and the top
+unit with its step strength and counter face; the dead piles (the British surrounded pile
+apart, 4.5) and the British units that left the map. Beneath the top unit nothing shows until a
+combat examines the stack: the combat events carry what the examination revealed.
+
+Events: a side sees its own whole; of the enemy's it sees the combats (bombardments, melees),
+which both sides witness, and the public ones (turn, victory, sequence, concession, overstack
+removals). Enemy movement shows only through the positions in the next view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import State, normalize
+from .config import config
+from . import victory
+
+PUBLIC = {"turn", "victory", "bombard", "melee", "melee-void", "overstack", "sequence", "concede"}
+
+
+def view(state: State, side: str) -> dict[str, Any]:
+    state = normalize(state)
+    cfg = config(state["setup"])
+    own: dict[str, Any] = {}
+    enemy: dict[str, dict[str, Any]] = {}
+    tops: dict[str, tuple[int, str]] = {}
+    levels: dict[str, list[tuple[int, str]]] = {}
+    enemy_dead: list[str] = []
+    enemy_surrounded: list[str] = []
+    enemy_exited: list[str] = []
+    for uid, unit in state["units"].items():
+        counter = cfg.counters[uid]
+        status = unit["status"]
+        if counter.side == side:
+            entry: dict[str, Any] = {"hex": unit["hex"], "steps": unit["steps"], "status": status}
+            if unit.get("surrounded"):
+                entry["surrounded"] = True
+            own[uid] = entry
+            if status == "map":
+                levels.setdefault(unit["hex"], []).append((unit["z"], uid))
+            continue
+        if status == "map":
+            hex_id = unit["hex"]
+            enemy.setdefault(hex_id, {"count": 0})["count"] += 1
+            if hex_id not in tops or unit["z"] > tops[hex_id][0]:
+                tops[hex_id] = (unit["z"], uid)
+        elif status == "dead":
+            (enemy_surrounded if unit.get("surrounded") else enemy_dead).append(uid)
+        elif status == "exited":
+            enemy_exited.append(uid)
+    for items in levels.values():
+        for level, (_, uid) in enumerate(sorted(items)):
+            own[uid]["level"] = level
+    for hex_id, (_, uid) in tops.items():
+        steps = state["units"][uid]["steps"]
+        enemy[hex_id]["top"] = {"unit": uid, "steps": steps, **cfg.counters[uid].counter_face(steps)}
+    marched = [uid for uid in state["marched"] if uid in own]
+    return {
+        "toc": 1,
+        "side": side,
+        "setup": state["setup"],
+        "turn": state["turn"],
+        "phase": state["phase"],
+        "sequence": state.get("sequence"),
+        "control": list(state["control"]),
+        "result": state.get("result"),
+        "units": own,
+        "marched": marched,
+        "enemy": {hex_id: enemy[hex_id] for hex_id in sorted(enemy)},
+        "enemy_dead": sorted(enemy_dead),
+        "enemy_surrounded": sorted(enemy_surrounded),
+        "enemy_exited": sorted(enemy_exited),
+        "tally": {key: value for key, value in victory.tally(state).items() if key != "cut_off"},
+    }
+
+
+def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    if event.get("type") in PUBLIC or event.get("side") == side:
+        return dict(event)
+    return None

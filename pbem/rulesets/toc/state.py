@@ -1,0 +1,132 @@
+"""The ToC state: its shape, the compact form case files use, and small accessors.
+
+A full state (`toc: 1`) holds:
+
+- `setup`: what `config` needs (map, table overrides);
+- `turn` (1-14, 5.4) and `phase` (see `sequence.PHASES`);
+- `sequence`: the British player's choice for the current British player turn (5.3), or null;
+- `units`: id -> {hex, steps, status, z}; status `waiting` (a German unit not yet entered, 8.x),
+  `map`, `dead` (the dead pile; British units eliminated while surrounded carry
+  `surrounded: true`, 4.5) or `exited` (off by a British exit hex, 4.4). `z` orders a stack:
+  the highest z in a hex is its top unit (6.6); arrivals go on top;
+- `next_z`: the next stacking number;
+- `control`: the hexes the German side controls, sorted (3.2; every other hex is British);
+- `marched`: German units that used march mode this player turn (9.20);
+- `result`: null, or the game's result;
+- `next_orders` (only between two phases of one adjudication): the orders a movement phase
+  carried for the next phase of the same player turn (`next_phase`), consumed by that phase.
+
+The compact form (no `toc` key) lets a case file list only what matters: `phase`, `turn`
+(default 2), `units` ({id: {hex, steps, status}} in stacking order, bottom first; only listed
+units exist; steps default to full strength), and any of the other keys.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterable
+
+from pbem.core.errors import PbemError
+
+from .config import Config, config
+
+State = dict[str, Any]
+STATUSES = ("waiting", "map", "dead", "exited")
+
+
+def normalize(state: State) -> State:
+    """A full state from a full or compact one (a full state is returned as it is)."""
+    if state.get("toc") == 1:
+        return state
+    if "phase" not in state:
+        raise PbemError("a ToC state needs at least `phase`")
+    setup = dict(state.get("setup") or {})
+    setup.setdefault("map", "mons")
+    cfg = config(setup)
+    units: dict[str, dict[str, Any]] = {}
+    z = 1
+    for uid, entry in (state.get("units") or {}).items():
+        if uid not in cfg.counters:
+            raise PbemError(f"unit {uid!r} is not in the order of battle")
+        entry = dict(entry or {})
+        hex_id = entry.get("hex")
+        status = entry.get("status", "map" if hex_id else "waiting")
+        if status not in STATUSES:
+            raise PbemError(f"unit {uid}: status must be one of {', '.join(STATUSES)}")
+        if status == "map" and (hex_id is None or not cfg.on_map(hex_id)):
+            raise PbemError(f"unit {uid}: hex {hex_id!r} is not on the map")
+        steps = int(entry.get("steps", cfg.counters[uid].steps))
+        unit: dict[str, Any] = {"hex": hex_id if status == "map" else None, "steps": steps if status != "dead" else 0,
+                                "status": status, "z": int(entry.get("z", z))}
+        if entry.get("surrounded"):
+            unit["surrounded"] = True
+        units[uid] = unit
+        z = max(z, unit["z"]) + 1
+    full: State = {
+        "toc": 1,
+        "setup": setup,
+        "turn": int(state.get("turn", 2)),
+        "phase": state["phase"],
+        "sequence": state.get("sequence"),
+        "units": {uid: units[uid] for uid in sorted(units)},
+        "next_z": z,
+        "control": sorted(state.get("control") or []),
+        "marched": sorted(state.get("marched") or []),
+        "result": copy.deepcopy(state.get("result")),
+    }
+    if state.get("next_orders") is not None:
+        full["next_orders"] = copy.deepcopy(state["next_orders"])
+    if "standing" in state:
+        full["standing"] = copy.deepcopy(state["standing"])
+    return full
+
+
+def cfg_of(state: State) -> Config:
+    return config(state["setup"])
+
+
+def side_of(state: State, uid: str) -> str:
+    return cfg_of(state).counters[uid].side
+
+
+def on_map(state: State, side: str | None = None) -> list[str]:
+    cfg = cfg_of(state)
+    return [uid for uid, u in state["units"].items()
+            if u["status"] == "map" and (side is None or cfg.counters[uid].side == side)]
+
+
+def stacks(state: State, side: str | None = None) -> dict[str, list[str]]:
+    """hex -> units on the map there, bottom first (the last is the top unit, 6.6)."""
+    cfg = cfg_of(state)
+    found: dict[str, list[tuple[int, str]]] = {}
+    for uid, u in state["units"].items():
+        if u["status"] == "map" and (side is None or cfg.counters[uid].side == side):
+            found.setdefault(u["hex"], []).append((u["z"], uid))
+    return {h: [uid for _, uid in sorted(items)] for h, items in sorted(found.items())}
+
+
+def stack(state: State, hex_id: str, side: str | None = None) -> list[str]:
+    cfg = cfg_of(state)
+    found = [(u["z"], uid) for uid, u in state["units"].items()
+             if u["status"] == "map" and u["hex"] == hex_id and (side is None or cfg.counters[uid].side == side)]
+    return [uid for _, uid in sorted(found)]
+
+
+def occupied(state: State, side: str) -> set[str]:
+    cfg = cfg_of(state)
+    return {u["hex"] for uid, u in state["units"].items() if u["status"] == "map" and cfg.counters[uid].side == side}
+
+
+def place(state: State, uid: str, hex_id: str) -> None:
+    """Put a unit in a hex, on top of whatever is there."""
+    unit = state["units"][uid]
+    unit["hex"] = hex_id
+    unit["status"] = "map"
+    unit["z"] = state["next_z"]
+    state["next_z"] += 1
+
+
+def put_on_top(state: State, uids: Iterable[str]) -> None:
+    for uid in uids:
+        state["units"][uid]["z"] = state["next_z"]
+        state["next_z"] += 1

@@ -1,0 +1,63 @@
+"""How to win (4.1-4.5) and conceding (5.4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import State, cfg_of, occupied
+from .zoc import cut_off
+
+
+def first_day(state: State) -> dict[str, Any] | None:
+    """4.2: at the end of turn 7 the German player wins by holding all six south-bank bridge hexes."""
+    cfg = cfg_of(state)
+    bridges = list(cfg.set("bridges"))
+    held = [h for h in bridges if h in set(state["control"])]
+    if bridges and len(held) == len(bridges):
+        return {"winner": "german", "section": "4.2", "reason": "the German side holds all six canal bridge hexes "
+                                                                "at the end of turn 7", "bridges": bridges}
+    return None
+
+
+def tally(state: State, *, final: bool = False) -> dict[str, Any]:
+    """4.3-4.5: the dead pile (surrounded eliminations twice, cut-off units at the end), exits, Bavai, VP."""
+    cfg = cfg_of(state)
+    dead: list[str] = []
+    surrounded: list[str] = []
+    exited: list[str] = []
+    for uid, unit in state["units"].items():
+        if cfg.counters[uid].side != "british":
+            continue
+        if unit["status"] == "dead":
+            (surrounded if unit.get("surrounded") else dead).append(uid)
+        elif unit["status"] == "exited":
+            exited.append(uid)
+    cut: list[str] = []
+    if final:
+        german = occupied(state, "german")
+        cut = sorted(uid for uid, unit in state["units"].items()
+                     if cfg.counters[uid].side == "british" and unit["status"] == "map"
+                     and cut_off(cfg, unit["hex"], german))
+    count = len(dead) + 2 * len(surrounded) + len(cut)
+    bavai = all(h in set(state["control"]) for h in cfg.set("bavai"))
+    exits_allowed = int(cfg.tables["exits_allowed"])
+    vp = {"bavai": 1 if bavai else 0,
+          "dead_pile": count // int(cfg.tables["dead_pile_per_vp"]),
+          "exits": 1 if len(exited) <= exits_allowed else 0}
+    return {"dead": sorted(dead), "surrounded": sorted(surrounded), "cut_off": cut, "dead_pile": count,
+            "exited": sorted(exited), "bavai": bavai, "vp": vp, "total": sum(vp.values())}
+
+
+def final(state: State) -> dict[str, Any]:
+    """4.3: at the end of turn 14 the German player wins with two VP or more, else the British player."""
+    cfg = cfg_of(state)
+    found = tally(state, final=True)
+    german = found["total"] >= int(cfg.tables["vp_to_win"])
+    return {"winner": "german" if german else "british", "section": "4.3",
+            "reason": f"the German side has {found['total']} victory points at the end of turn "
+                      f"{cfg.tables['last_turn']}", "tally": found}
+
+
+def concede(side: str) -> dict[str, Any]:
+    winner = "british" if side == "german" else "german"
+    return {"winner": winner, "section": "5.4", "reason": f"the {side} player conceded"}
