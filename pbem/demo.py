@@ -8,7 +8,7 @@ back as signed replies. At the end the archive is audited.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -34,6 +34,7 @@ class DemoGame:
     referee: signing.SigningKey
     players: dict[str, signing.SigningKey]
     say: Callable[[str], None]
+    standing: dict[str, dict[str, object]] = field(default_factory=dict)  # side -> standing answers to send
 
     def mailbox(self, side: str) -> Path:
         path = self.root.parent / "mail" / side
@@ -54,7 +55,8 @@ class DemoGame:
     def play_orders(self, side: str) -> None:
         view = read_view(self.latest_view(side))
         orders = view.ruleset.bot_orders(view.doc["state"], side, self.private_seed(side, "pbem/demo/orders", view.data))
-        doc = orders_document(view, orders, entropy=self.private_seed(side, "pbem/demo/entropy", view.data),
+        doc = orders_document(view, orders, self.standing.get(side),
+                              entropy=self.private_seed(side, "pbem/demo/entropy", view.data),
                               salt=self.private_seed(side, "pbem/demo/salt", view.data))
         path = self.mailbox(side) / f"orders-{view.doc['seq'] + 1:04d}.yaml"
         self._send(side, path, doc)

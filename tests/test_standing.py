@@ -65,3 +65,18 @@ def test_side_without_orders_sets_a_standing_answer(tmp_path: Path) -> None:
     assert not list(game.root.glob("decisions/*/request-*.yaml"))
     assert turn["state"]["standing"]["blue"] == {"when_hit": "stand"}
     assert audit(game.root) == []
+
+
+def test_demo_bots_send_standing_answers(tmp_path: Path) -> None:
+    """With `when_hit: stand` on both sides, hits happen and no decision request is ever sent."""
+    scenario = tmp_path / "long.yaml"  # 40 turns: a whole game without a hit has odds near 2e-5
+    scenario.write_text(DUEL_SCENARIO.read_text().replace("turns: 6", "turns: 40"))
+    quiet = setup_demo("duel", scenario, tmp_path / "quiet", say=lambda _: None)
+    quiet.standing = {"red": {"when_hit": "stand"}, "blue": {"when_hit": "stand"}}
+    while quiet.round():
+        pass
+    assert not list(quiet.root.glob("decisions/*/request-*.yaml"))
+    assert audit(quiet.root) == []
+    fired = [e for t in quiet.root.glob("turns/*/turn.yaml")
+             for e in yamlio.load_bytes(t.read_bytes(), "t").data["events"] if e["type"] == "loss"]
+    assert fired, "no hit in a whole game: the test proves nothing"
