@@ -103,18 +103,32 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_new(args: argparse.Namespace) -> int:
     from .core.game import DEFAULT_CHAIN_LENGTH, new_game
 
-    sides: dict[str, str] = {}
-    for item in args.side:
-        name, sep, key = item.partition("=")
-        if not sep:
-            raise PbemError(f"--side {item!r}: write SIDE=PUBKEY (a .pub file or an ssh-ed25519 line)")
-        sides[name] = _read_public(key)
+    sides = {name: _read_public(key) for name, key in _pairs(args.side, "--side", "SIDE=PUBKEY (a .pub file or "
+                                                                               "an ssh-ed25519 line)").items()}
+    addresses = _pairs(args.address, "--address", "SIDE=MAIL-ADDRESS")
+    unknown = sorted(set(addresses) - set(sides))
+    if unknown:
+        raise PbemError(f"--address for {', '.join(unknown)}, which has no --side")
+    settings = {name: value for name, value in (("deadline", args.deadline), ("reminder", args.reminder)) if value}
     key = _load_key(args.referee_key)
-    game = new_game(args.scenario, args.game, key, sides, args.dir,
+    game = new_game(args.scenario, args.game, key, sides, args.dir, addresses=addresses, settings=settings,
                     chain_length=args.chain_length or DEFAULT_CHAIN_LENGTH, referee_key_path=Path(args.referee_key))
     print(f"game {game.id} created in {args.dir}: {', '.join(game.sides)}; send each side "
           f"game.yaml(.sig) and views/0000/SIDE.yaml(.sig)")
     return 0
+
+
+def _pairs(items: Sequence[str], option: str, form: str) -> dict[str, str]:
+    """NAME=VALUE options, each name once."""
+    pairs: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name or not value:
+            raise PbemError(f"{option} {item!r}: write {form}")
+        if name in pairs:
+            raise PbemError(f"{option} names {name} twice")
+        pairs[name] = value
+    return pairs
 
 
 def _referee_key(args: argparse.Namespace) -> signing.SigningKey:
@@ -288,6 +302,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--side", action="append", default=[], metavar="SIDE=PUBKEY")
     p.add_argument("--dir", required=True)
     p.add_argument("--chain-length", type=int)
+    p.add_argument("--address", action="append", default=[], metavar="SIDE=MAIL-ADDRESS",
+                   help="where the mail judge sends that side's receipts and views")
+    p.add_argument("--deadline", metavar="DURATION", help="for the mail judge: how long each phase stays open (72h)")
+    p.add_argument("--reminder", metavar="DURATION", help="for the mail judge: remind late sides this long before")
 
     p = command("status", cmd_status, "the seq and phase awaited, who owes orders, what is in")
     p.add_argument("game_dir")
@@ -349,6 +367,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scenario")
     p.add_argument("--dir", required=True)
     p.add_argument("--chain-length", type=int)
+
+    from .mail.cli import add_commands
+
+    add_commands(sub)
     return parser
 
 

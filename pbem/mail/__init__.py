@@ -1,0 +1,22 @@
+"""The mail judge and forum play: pbem running a game by itself over real mail.
+
+Small modules, one job each:
+
+    limits      the hostile-input bounds every other module honours
+    message     parsing one mail: headers, text bodies, attachments (never trusting it)
+    autoreply   RFC 3834: which mail must never be answered (auto replies, bounces, lists)
+    compose     building the judge's answers as proper MIME mail
+    state       the judge's own memory (answered Message-IDs, reminders, announcements)
+    intake      one mail in: its signed files through the core's `submit`, answers out
+    deadlines   durations, deadlines and reminders from a game's settings
+    report      the plain-text report of a view, and the optional map picture
+    transport   what the judge needs of an inbox and of a sender
+    urls        imap[s]:// and smtp[s]:// URLs (TLS, STARTTLS, passwords kept out of argv)
+    maildir     the Maildir transport (the embedded default)
+    imap        the IMAP transport (TLS/STARTTLS, login, IDLE where offered)
+    smtp        the SMTP sender (TLS/STARTTLS, login)
+    judge       the loop: mail in, adjudicate, answers and results out
+    forum       the public (spectator) post of a turn, as markdown or bbcode
+    bots        bot players that play by mail (tests and demos)
+    cli         `pbem judge` and `pbem post`
+"""

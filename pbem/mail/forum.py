@@ -1,0 +1,188 @@
+"""Forum play: the public post of a turn, what every side may see (a spectator's view).
+
+The core has no spectator side, so the post is computed from what *every* side is shown, and
+nothing else:
+
+- an event is posted only if `visible(event, side)` gives the master event itself, unchanged,
+  for every side (an event some side sees only in part, or not at all, stays out whole);
+- a roll is posted only if every side sees it (no `seen_by`, or `seen_by` naming every side);
+- a top-level key of the state is posted only if every side's view holds that key with
+  exactly the master state's value (so `turn` or `phase` are posted, but a key such as
+  duel's `own`, which means something different in each side's view, never is);
+- the dice inputs (seed, phase seed, each side's entropy and order hash), the master file's
+  hash and `next` are in every view by construction (core/views.py).
+
+Every fact in the post is therefore a fact each side's own view states in the same words, so
+the post cannot tell any side what its view hides. A ruleset may offer a richer public
+picture by defining `public_view(state) -> dict`; it is then used for the state instead of
+the key-by-key rule (the ruleset answers for it as it does for `view`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from ..core import chance, yamlio
+from ..core.archive import Archive, seq_dir
+from ..core.errors import PbemError
+from ..core.game import initial_state, load_game, next_block
+from ..core.position import load_turn
+from ..core.ruleset import STANDING_KEY, Ruleset, State
+from ..core.views import public_next
+from .compose import Part
+from .deadlines import schedule
+from .report import event_line, map_picture, next_line
+from .state import JudgeState, iso
+
+FORMATS = ("markdown", "bbcode")
+
+
+@dataclass(frozen=True)
+class PublicTurn:
+    game: str
+    ruleset: str
+    seq: int
+    phases: list[str]
+    events: list[dict[str, Any]]
+    rolls: list[dict[str, Any]]
+    state: dict[str, Any]
+    next: dict[str, Any]
+    master_hash: str | None
+    seed: str | None
+    phase_seed: str | None
+    orders: list[dict[str, Any]]
+    deadline: str | None
+
+    def spectator_doc(self) -> dict[str, Any]:
+        """The post's content shaped like a view (side `spectators`), for a map renderer."""
+        return {"pbem": 1, "kind": "view", "game": self.game, "seq": self.seq, "side": "spectators",
+                "phases": self.phases, "events": self.events, "state": self.state, "next": self.next,
+                "dice": {"seed": self.seed, "phase_seed": self.phase_seed, "rolls": self.rolls}}
+
+
+_ABSENT = object()
+
+
+def public_state(ruleset: Ruleset, state: State, sides: list[str]) -> dict[str, Any]:
+    hook: Callable[[State], dict[str, Any]] | None = getattr(ruleset, "public_view", None)
+    if callable(hook):
+        return dict(hook(state))
+    views = [ruleset.view(state, side) for side in sides]
+    return {key: value for key, value in state.items()
+            if key != STANDING_KEY and all(view.get(key, _ABSENT) == value for view in views)}
+
+
+def public_events(ruleset: Ruleset, events: list[dict[str, Any]], sides: list[str]) -> list[dict[str, Any]]:
+    return [event for event in events if all(ruleset.visible(event, side) == event for side in sides)]
+
+
+def public_rolls(rolls: list[dict[str, Any]], sides: list[str]) -> list[dict[str, Any]]:
+    shown = []
+    for roll in rolls:
+        seen = roll.get("seen_by")
+        if seen is None or set(sides) <= set(seen):
+            shown.append({key: roll[key] for key in ("i", "n", "value", "for")})
+    return shown
+
+
+def public_turn(game_dir: Path | str, seq: int | None = None) -> PublicTurn:
+    game = load_game(game_dir)
+    archive = Archive(game_dir)
+    ruleset = game.ruleset
+    latest = archive.latest_seq()
+    seq = latest if seq is None else seq
+    if not 0 <= seq <= latest:
+        raise PbemError(f"adjudication {seq} does not exist (done: {latest})")
+    if seq == 0:
+        state = initial_state(game)
+        turn: dict[str, Any] = {"phases": [], "events": [], "dice": {"rolls": [], "seed": None, "phase_seed": None},
+                                "orders": [], "next": next_block(ruleset, state)}
+        master_hash = None
+    else:
+        turn, data = load_turn(archive, game, seq)
+        state = turn["state"]
+        master_hash = chance.file_hash(data)
+    sides = game.sides
+    orders = [{key: entry[key] for key in ("side", "status", "hash") if key in entry} for entry in turn["orders"]]
+    deadline = None
+    plan = schedule(game.settings())
+    opened = JudgeState(game_dir).opened(seq + 1) if plan else None
+    if plan and opened and "result" not in turn["next"]:
+        deadline = iso(plan.due_at(opened))
+    return PublicTurn(game.id, f"{ruleset.id} {ruleset.version}", seq, list(turn["phases"]),
+                      public_events(ruleset, turn["events"], sides), public_rolls(turn["dice"]["rolls"], sides),
+                      public_state(ruleset, state, sides), public_next(turn["next"]), master_hash,
+                      turn["dice"].get("seed"), turn["dice"].get("phase_seed"), orders, deadline)
+
+
+def picture(turn: PublicTurn) -> Part | None:
+    return map_picture(turn.spectator_doc(), f"{turn.game}-{seq_dir(turn.seq)}-public-map")
+
+
+def render(turn: PublicTurn, fmt: str, picture_name: str | None = None) -> str:
+    if fmt not in FORMATS:
+        raise PbemError(f"format {fmt!r}: use one of {', '.join(FORMATS)}")
+    md = fmt == "markdown"
+
+    def bold(text: str) -> str:
+        return f"**{text}**" if md else f"[b]{text}[/b]"
+
+    def code(text: str) -> str:
+        return f"`{text}`" if md else f"[font=monospace]{text}[/font]"
+
+    def bullets(items: list[str]) -> list[str]:
+        if md:
+            return [f"- {item}" for item in items]
+        return ["[list]"] + [f"[*]{item}" for item in items] + ["[/list]"]
+
+    def block(text: str) -> list[str]:
+        return (["```yaml", text.rstrip("\n"), "```"] if md else ["[code]", text.rstrip("\n"), "[/code]"])
+
+    phases = f" ({', '.join(turn.phases)})" if turn.phases else ""
+    title = f"{turn.game}: " + (f"adjudication {turn.seq}{phases}" if turn.seq else "the starting position")
+    lines = [f"## {title}" if md else f"[size=150][b]{title}[/b][/size]", "",
+             f"Game {turn.game}, {turn.ruleset}. What every side may see; each side's own view tells it more."]
+    if picture_name:
+        lines += ["", f"![map of {turn.game}, {turn.seq}]({picture_name})" if md else f"[img]{picture_name}[/img]",
+                  f"(map: {picture_name})"]
+    if turn.events:
+        lines += ["", bold("What everyone saw")] + bullets([event_line(event) for event in turn.events])
+    if turn.rolls:
+        lines += ["", bold("Public rolls")]
+        lines += bullets([f"#{roll['i']}: {roll['value'] + 1} on 1-{roll['n']} ({roll['for']})"
+                          for roll in turn.rolls])
+    if turn.state:
+        lines += ["", bold("The public position")] + block(yamlio.dump(turn.state))
+    lines += ["", bold(next_line(turn.next))]
+    if turn.deadline:
+        lines.append(f"Deadline: {turn.deadline} (UTC).")
+    if turn.master_hash:
+        lines += ["", bold("To check"), f"Master turn file: {code(turn.master_hash)}; seed {code(str(turn.seed))}; "
+                  f"phase seed {code(str(turn.phase_seed))}."]
+        lines += bullets([f"{entry['side']}: " + (code(entry["hash"]) if "hash" in entry else entry["status"])
+                          for entry in turn.orders])
+    if "result" not in turn.next:
+        lines += ["", "Post your orders in this thread as an armored block: "
+                  f"{code('pbem sign orders.yaml --key YOUR_KEY --armor')}. Only the signature counts; "
+                  "quoting a block in a reply does no harm."]
+    return "\n".join(lines) + "\n"
+
+
+def write_post(game_dir: Path | str, fmt: str, out: Path | None = None, seq: int | None = None) -> tuple[str, list[Path]]:
+    """The post's text, and the files written (the post itself with `out`, and the map picture if drawn)."""
+    turn = public_turn(game_dir, seq)
+    written: list[Path] = []
+    part = picture(turn)
+    name = None
+    if part is not None and out is not None:
+        path = out.parent / part.name
+        path.write_bytes(part.data)
+        written.append(path)
+        name = part.name
+    text = render(turn, fmt, name)
+    if out is not None:
+        out.write_text(text, encoding="utf-8")
+        written.insert(0, out)
+    return text, written

@@ -1,0 +1,347 @@
+"""One mail in: every signed file it carries through the core's `submit`, and the answers it earns.
+
+Authentication is the signature alone. The From address is used for one thing only: telling an
+unauthenticated sender what was wrong with its mail (no signature, a refused attachment, a
+broken MIME tree). Everything about a signed file, its receipt and every error found in it,
+goes to the address game.yaml registers for the side that signed it: rule errors are judged
+against that side's view, so sending them to whoever forwarded the file would leak that view.
+
+Files are written only under the game's `.referee/mail-work/`, under names the judge makes;
+the sender's file names are checked and used in messages, never as paths.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..core import chance, signing, yamlio
+from ..core.archive import SECRET_DIR, Archive
+from ..core.errors import PbemError
+from ..core.game import Game
+from ..core.intake import SIG_SUFFIX, read_candidates, submit
+from ..core.position import current_position
+from ..core.status import status
+from .message import ParsedMail, TextBody
+
+WORK_DIR = "mail-work"
+ARMOR_BEGIN = b"-----BEGIN PBEM SIGNED FILE-----"
+_GAME_LINE = re.compile(rb"(?m)^game:[ \t]*[\"']?([a-z0-9][a-z0-9-]{2,63})[\"']?[ \t]*$")
+_STATUS = re.compile(r"^\s*(?:re:\s*)?status(?:\s+([a-z0-9][a-z0-9-]{2,63}))?\s*$", re.IGNORECASE)
+
+
+@dataclass
+class Served:
+    """A game the judge runs: its directory, game file and each side's registered address."""
+
+    root: Path
+    game: Game
+
+    @property
+    def addresses(self) -> dict[str, str]:
+        return {entry["side"]: entry["address"] for entry in self.game.doc["sides"] if entry.get("address")}
+
+    def side_of_address(self, address: str) -> str | None:
+        for side, registered in self.addresses.items():
+            if registered.lower() == address.lower():
+                return side
+        return None
+
+
+@dataclass
+class Answer:
+    """What one recipient is told about one mail."""
+
+    to: str
+    served: Served | None
+    side: str | None  # the side whose registered address this is (None: an unauthenticated sender)
+    lines: list[str] = field(default_factory=list)
+    accepted: int = 0  # files newly stored for this recipient's side
+
+    def add(self, text: str) -> None:
+        self.lines.append(text)
+
+
+@dataclass
+class Outcome:
+    """What the intake of one mail did, and whom to tell."""
+
+    handled: bool  # False: nothing in it could be used (the mail goes to failed/)
+    reason: str
+    answers: list[Answer]
+    touched: list[Served]  # games whose archive this mail reached
+
+
+@dataclass(frozen=True)
+class Carried:
+    """One signed file found in the mail, written to the work folder."""
+
+    label: str  # how the sender knows it: "orders.yaml", "block 1 of the mail body"
+    path: Path
+    sig: Path | None
+    game_id: str | None
+
+
+def _label_armored(body: TextBody, index: int, total: int) -> str:
+    return f"armored block {index} of {body.label}" if total > 1 else f"the armored block in {body.label}"
+
+
+def _split_blocks(data: bytes, starts: Sequence[int]) -> list[bytes]:
+    """The carrier's lines cut before each block's BEGIN line (1-based), one piece per block."""
+    lines = data.splitlines(keepends=True)
+    cuts = [start - 1 for start in starts] + [len(lines)]
+    return [b"".join(lines[cuts[i]:cuts[i + 1]]) for i in range(len(starts))]
+
+
+def _game_id(data: bytes) -> str | None:
+    found = _GAME_LINE.search(data)
+    return found.group(1).decode("ascii") if found else None
+
+
+class MailIntake:
+    """Reads one parsed mail into the served games."""
+
+    def __init__(self, served: Sequence[Served], home: Path, max_files: int) -> None:
+        self.served = list(served)
+        self.by_id = {item.game.id: item for item in self.served}
+        self.home = home
+        self.max_files = max_files
+
+    # --- collecting the signed files ------------------------------------------------------------
+    def _collect(self, mail: ParsedMail, work: Path, notes: list[str]) -> list[Carried]:
+        carried: list[Carried] = []
+        names = {a.name for a in mail.attachments}
+        counter = 0
+
+        def folder() -> Path:
+            nonlocal counter
+            counter += 1
+            path = work / f"{counter:03d}"
+            path.mkdir()
+            return path
+
+        for attachment in mail.attachments:
+            if attachment.name.endswith(SIG_SUFFIX):
+                if attachment.name[: -len(SIG_SUFFIX)] not in names:
+                    notes.append(f"{attachment.name} came without {attachment.name[:-len(SIG_SUFFIX)]}: attach both")
+                continue
+            sig_name = attachment.name + SIG_SUFFIX
+            signature = next((a for a in mail.attachments if a.name == sig_name), None)
+            if signature is not None:
+                place = folder()
+                path = place / attachment.name
+                path.write_bytes(attachment.data)
+                (place / sig_name).write_bytes(signature.data)
+                carried.append(Carried(attachment.name, path, place / sig_name, _game_id(attachment.data)))
+                continue
+            if ARMOR_BEGIN in attachment.data:
+                carried += self._armored(TextBody(f"attachment {attachment.name}", attachment.data), folder, notes)
+            else:
+                notes.append(f"{attachment.name} came without {sig_name}: sign it (ssh-keygen -Y sign -f KEY "
+                             f"-n pbem-orders@GAME {attachment.name}) and attach both, or paste the armored form "
+                             "(pbem sign --armor) into the mail")
+        for body in mail.texts:
+            if ARMOR_BEGIN in body.data:
+                carried += self._armored(body, folder, notes)
+        if len(carried) > self.max_files:
+            notes.append(f"the mail carries {len(carried)} signed files; the judge takes at most {self.max_files} "
+                         "from one mail, the rest were not read")
+            carried = carried[: self.max_files]
+        return carried
+
+    def _armored(self, body: TextBody, folder: Callable[[], Path], notes: list[str]) -> list[Carried]:
+        try:
+            blocks = signing.find_armored(body.data, file=body.label)
+        except PbemError as error:
+            notes.append(f"{body.label}: {error}")
+            return []
+        found = []
+        pieces = _split_blocks(body.data, [block.line for block in blocks])
+        for index, (block, piece) in enumerate(zip(blocks, pieces), start=1):
+            place = folder()
+            name = f"block-{index}.txt"
+            path = place / name
+            path.write_bytes(piece)
+            label = _label_armored(body, index, len(blocks))
+            if block.name:
+                label += f" ({block.name})"
+            found.append(Carried(label, path, None, _game_id(block.text)))
+        return found
+
+    # --- routing and submitting -------------------------------------------------------------------
+    def _route(self, item: Carried) -> Served | str:
+        if item.game_id in self.by_id:
+            return self.by_id[item.game_id]
+        if len(self.served) == 1:
+            return self.served[0]  # the core names exactly what is wrong with it
+        served = ", ".join(sorted(self.by_id))
+        named = f"game {item.game_id!r}" if item.game_id else "no game"
+        return f"{item.label}: names {named}; this judge runs {served}"
+
+    @staticmethod
+    def _signer(served: Served, item: Carried) -> tuple[str | None, tuple[bytes, ...]]:
+        """The side whose key signed this file (checked quietly), and the bytes it may stand for."""
+        try:
+            candidates = read_candidates(item.path, item.sig)
+        except PbemError:
+            return None, ()
+        if len(candidates) != 1:
+            return None, ()
+        candidate = candidates[0]
+        namespace = served.game.orders_namespace()
+        try:
+            if candidate.armored:
+                block = signing.ArmoredBlock(candidate.name, candidate.texts[0], candidate.signature, candidate.line)
+                _, side = signing.verify_armored(block, namespace, served.game.side_keys)
+            else:
+                side = signing.verify(candidate.texts[0], candidate.signature, namespace, served.game.side_keys)
+        except PbemError:
+            return None, candidate.texts
+        return side, candidate.texts
+
+    @staticmethod
+    def _already_stored(served: Served, texts: tuple[bytes, ...]) -> tuple[str, str, str] | None:
+        """(rel, side, hash) of a stored file of the adjudication under way with exactly these bytes."""
+        if not texts:
+            return None
+        archive = Archive(served.root)
+        seq = current_position(served.game).next_seq
+        hashes = {chance.file_hash(text) for text in texts}
+        for side, _, rel in archive.orders_files(seq):
+            digest = chance.file_hash(archive.read(rel))
+            if digest in hashes:
+                return rel, side, digest
+        for _, _, rel in archive.decision_replies(seq):
+            data = archive.read(rel)
+            digest = chance.file_hash(data)
+            if digest in hashes:
+                side = yamlio.load_bytes(data, rel).data.get("side", "?")
+                return rel, str(side), digest
+        return None
+
+    @staticmethod
+    def _newest(served: Served, side: str) -> str | None:
+        seq = current_position(served.game).next_seq
+        rels = [rel for owner, _, rel in Archive(served.root).orders_files(seq) if owner == side]
+        return rels[-1] if rels else None
+
+    def handle(self, mail: ParsedMail) -> Outcome:
+        answers: dict[tuple[str, str | None], Answer] = {}
+        notes = list(mail.notes)
+        touched: list[Served] = []
+
+        def answer(to: str, served: Served | None, side: str | None) -> Answer:
+            key = (to.lower(), served.game.id if served else None)
+            if key not in answers:
+                answers[key] = Answer(to, served, side)
+            return answers[key]
+
+        work = self.home / SECRET_DIR / WORK_DIR / secrets.token_hex(8)
+        work.mkdir(parents=True)
+        try:
+            carried = self._collect(mail, work, notes)
+            for item in carried:
+                self._one(item, mail, work, answer, notes, touched)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        handled = bool(carried) and any(a.lines for a in answers.values())
+        command = self._command(mail) if not carried else None
+        if command is not None:
+            games = [self.by_id[command]] if command in self.by_id else self.served
+            reply = answer(mail.sender, None, None)
+            for served in games:
+                reply.add(status(served.root))
+            handled = True
+        if not handled:
+            reason = self._nothing_found(mail)
+            notes.append(reason)
+        else:
+            reason = "answered"
+        if notes:
+            own = self._own_side(mail.sender)
+            target = answer(mail.sender, own[0] if own else None, own[1] if own else None)
+            for note in notes:
+                target.add(note)
+        return Outcome(handled, reason, [a for a in answers.values() if a.lines], touched)
+
+    def _own_side(self, address: str) -> tuple[Served, str] | None:
+        for served in self.served:
+            side = served.side_of_address(address)
+            if side:
+                return served, side
+        return None
+
+    def _one(self, item: Carried, mail: ParsedMail, work: Path, answer: Callable[[str, Served | None, str | None], Answer],
+             notes: list[str], touched: list[Served]) -> None:
+        routed = self._route(item)
+        if isinstance(routed, str):
+            notes.append(routed)
+            return
+        served = routed
+        signer, texts = self._signer(served, item)
+        stored = self._already_stored(served, texts) if signer else None
+        if stored is not None:
+            rel, side, digest = stored
+            target = answer(served.addresses.get(side, mail.sender), served, side)
+            text = (f"{item.label}: this exact file is already in the archive as {rel} ({digest}); "
+                    "it was not stored again")
+            newest = self._newest(served, side)
+            if newest and newest != rel and rel.startswith("orders/"):
+                text += f". Your newest orders, {newest}, stay in force"
+            target.add(text)
+            return
+        result = submit(served.root, item.path, item.sig)
+        if served not in touched:
+            touched.append(served)
+        prefix = str(item.path.parent) + "/"
+        for receipt in result.receipts:
+            target = answer(served.addresses.get(receipt.side, mail.sender), served, receipt.side)
+            target.add(f"{item.label}: {receipt}")
+            target.accepted += 1
+        for error in result.errors:
+            text = str(error).replace(prefix, "").replace(str(work) + "/", "")
+            if signer is not None:
+                target = answer(served.addresses.get(signer, mail.sender), served, signer)
+            else:
+                own = self._own_side(mail.sender)
+                target = answer(mail.sender, own[0] if own else None, own[1] if own else None)
+            target.add(f"{item.label}: rejected, nothing was stored:\n" + _indent(text))
+
+    @staticmethod
+    def _command(mail: ParsedMail) -> str | None:
+        """`status` (or `status GAME`) in the subject or as the first line of the text: the game id or ''."""
+        candidates = [mail.subject]
+        for body in mail.texts:
+            first = next((line for line in body.data.decode("utf-8", errors="replace").splitlines() if line.strip()),
+                         "")
+            candidates.append(first)
+        for text in candidates:
+            found = _STATUS.match(text or "")
+            if found:
+                return found.group(1) or ""
+        return None
+
+    @staticmethod
+    def _nothing_found(mail: ParsedMail) -> str:
+        if mail.html_only:
+            return ("the mail has only an HTML part and no armored PBEM block could be read from it: send plain "
+                    "text (or attach ORDERS.yaml with ORDERS.yaml.sig)")
+        return ("no signed pbem file was found in this mail: attach ORDERS.yaml with ORDERS.yaml.sig "
+                "(ssh-keygen -Y sign), or paste the armored block (pbem sign --armor); write 'status' as the "
+                "subject to get the game's status")
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())
+
+
+def clean_work(home: Path) -> None:
+    """Remove what a stop left in the work folder (nothing there is needed after a message)."""
+    shutil.rmtree(home / SECRET_DIR / WORK_DIR, ignore_errors=True)
+
+
+__all__ = ["Answer", "Carried", "MailIntake", "Outcome", "Served", "clean_work"]

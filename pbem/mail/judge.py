@@ -1,0 +1,465 @@
+"""The judge: mail in, signed files through the core, adjudication when ready, answers and results out.
+
+One round: every mail waiting in the inbox is handled (intake, answers queued, recorded, filed);
+then each game is looked at (announcements of new turns and decision requests, adjudication when
+everything is in or the deadline has passed, reminders); then the outbox is sent. `run` repeats
+rounds until stopped, waiting for mail in between (IMAP IDLE where offered). The order of writes
+is in `state.py`: a stop at any instant loses nothing and answers no Message-ID twice.
+"""
+
+from __future__ import annotations
+
+import datetime
+import imaplib
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..core import chance, yamlio
+from ..core.adjudicator import adjudicate, decision_files
+from ..core.archive import Archive, seq_dir, turn_rel, view_rel
+from ..core.errors import ArchiveError, PbemError
+from ..core.game import load_game
+from ..core.position import current_position
+from ..core.signing import SigningKey
+from .autoreply import why_silent
+from .compose import Outgoing, Part, compose, domain_of, make_id
+from .deadlines import Schedule, schedule
+from .intake import Answer, MailIntake, Served, clean_work
+from .limits import DEFAULT, Limits
+from .message import ParsedMail, parse, parse_headers_only
+from .report import map_picture, next_line, text_report
+from .state import JudgeState, iso, judge_lock
+from .transport import FAILED, IGNORED, PROCESSED, Inbox, Incoming, PermanentSendError, Sender
+
+MAX_STEPS_PER_TICK = 20
+
+
+def utcnow() -> datetime.datetime:
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+@dataclass
+class Game:
+    """A served game and the judge's memory of it."""
+
+    served: Served
+    state: JudgeState
+    key: SigningKey
+
+    @property
+    def id(self) -> str:
+        return self.served.game.id
+
+
+@dataclass
+class RoundReport:
+    mails: int = 0
+    sent: int = 0
+    adjudicated: list[str] = field(default_factory=list)
+
+
+class Judge:
+    def __init__(self, game_dirs: Sequence[Path | str], inbox: Inbox, sender: Sender, *,
+                 referee_key: Callable[[Path], SigningKey], address: str, referee_copy: str | None = None,
+                 limits: Limits = DEFAULT, now: Callable[[], datetime.datetime] = utcnow,
+                 log: Callable[[str], None] = lambda text: print(text, file=sys.stderr),
+                 poll_seconds: float = 60.0) -> None:
+        if not game_dirs:
+            raise PbemError("give at least one game directory")
+        self.inbox, self.sender = inbox, sender
+        self.address, self.referee_copy = address, referee_copy
+        self.limits, self.now, self.log, self.poll_seconds = limits, now, log, poll_seconds
+        self.domain = domain_of(address)
+        self.games: list[Game] = []
+        for game_dir in game_dirs:
+            root = Path(game_dir)
+            game = load_game(root)
+            missing = [entry["side"] for entry in game.doc["sides"] if not entry.get("address")]
+            if missing:
+                raise PbemError(f"{root}: game.yaml registers no address for {', '.join(missing)}; the judge "
+                                "mails each side at the address its game file gives (sides[].address)")
+            schedule(game.settings())  # a bad deadline is an error now, not at the deadline
+            self.games.append(Game(Served(root, game), JudgeState(root), referee_key(root)))
+        ids = [g.id for g in self.games]
+        if len(set(ids)) != len(ids):
+            raise PbemError("the same game was given twice")
+        self.home = self.games[0]
+        self.intake = MailIntake([g.served for g in self.games], self.home.served.root, limits.max_files)
+
+    # --- running -------------------------------------------------------------------------------------
+    def run(self, *, once: bool = False, max_rounds: int | None = None,
+            stop: Callable[[], bool] = lambda: False) -> None:
+        locks = [judge_lock(g.served.root) for g in self.games]
+        for lock in locks:
+            lock.__enter__()
+        try:
+            clean_work(self.home.served.root)
+            for game in self.games:
+                self._baseline(game)
+            rounds = 0
+            while True:
+                try:
+                    self.round()
+                except (PbemError, OSError, imaplib.IMAP4.error) as error:
+                    if once:
+                        raise
+                    # The server went away, a disk was full...: nothing was recorded that did not happen.
+                    self.log(f"round failed ({error}); trying again in {self.poll_seconds:g} s")
+                    self.inbox.close()
+                    self.sender.close()
+                    time.sleep(self.poll_seconds)
+                rounds += 1
+                if once or stop() or (max_rounds is not None and rounds >= max_rounds):
+                    break
+                self.inbox.wait(self._sleep())
+                if stop():
+                    break
+        finally:
+            for lock in reversed(locks):
+                lock.__exit__(None, None, None)
+            self.inbox.close()
+            self.sender.close()
+
+    def round(self) -> RoundReport:
+        report = RoundReport()
+        for item in list(self.inbox.pending()):
+            self._mail(item)
+            report.mails += 1
+        for game in self.games:
+            report.adjudicated += self._tick(game)
+        report.sent = self.flush()
+        return report
+
+    def _sleep(self) -> float:
+        """Seconds until the next reminder or deadline, at most the poll interval."""
+        wait = self.poll_seconds
+        now = self.now()
+        for game in self.games:
+            plan = schedule(game.served.game.settings())
+            position = current_position(game.served.game)
+            opened = game.state.opened(position.next_seq)
+            if plan is None or opened is None or position.over():
+                continue
+            for moment in (plan.remind_at(opened), plan.due_at(opened)):
+                if moment > now:
+                    wait = min(wait, (moment - now).total_seconds() + 0.5)
+        return max(wait, 0.5)
+
+    # --- one mail ------------------------------------------------------------------------------------
+    def _mail(self, item: Incoming) -> None:
+        if item.size > self.limits.max_message_bytes:
+            mail = parse_headers_only(item.load(self.limits.max_header_bytes), item.size)
+            mail.fatal = (f"the mail is {item.size:,} bytes; the judge reads mails of at most "
+                          f"{self.limits.max_message_bytes:,} bytes (orders files are a few kilobytes: attach "
+                          "them alone, or paste the armored block into the text)")
+        else:
+            mail = parse(item.load(self.limits.max_message_bytes), self.limits)
+        mid = mail.message_id
+        for game in self.games:
+            known = game.state.handled(mid)
+            if known is not None:
+                # Delivered twice, or a stop came between recording it and filing it: file it, answer nothing.
+                folder = {"answered": PROCESSED, "failed": FAILED}.get(known["outcome"], IGNORED)
+                self.log(f"{mid}: already handled ({known['outcome']}); filed without a new answer")
+                self.inbox.file(item, folder, known.get("note") if folder == FAILED else None)
+                return
+        silent = why_silent(mail, (self.address,))
+        if silent is not None:
+            self.home.state.record(mid, "ignored", silent, [], self.now())
+            self.home.state.save()
+            self.inbox.file(item, IGNORED, silent)
+            self.log(f"{mid}: not answered: {silent}")
+            return
+        try:
+            if mail.fatal:
+                handled, reason = False, mail.fatal
+                own = self.intake._own_side(mail.sender)
+                answers = [Answer(mail.sender, own[0] if own else None, own[1] if own else None, [mail.fatal])]
+                touched: list[Served] = []
+            else:
+                outcome = self.intake.handle(mail)
+                handled, reason, answers, touched = outcome.handled, outcome.reason, outcome.answers, outcome.touched
+        except ArchiveError:
+            raise  # the game is locked by another command, or damaged: the mail stays in the inbox for later
+        except Exception as error:  # a bug must not stop the judge or lose the mail
+            handled, reason = False, f"the judge could not handle this mail ({type(error).__name__}: {error})"
+            answers = [Answer(mail.sender, None, None, [reason + "; the referee has been told"])]
+            touched = []
+            self.log(f"{mid}: internal error: {error!r}")
+        sent_ids = self._queue_answers(mail, answers)
+        outcome_name = "answered" if handled else "failed"
+        recorders = [g for g in self.games if g.served in touched] or [self.home]
+        for game in recorders:
+            game.state.record(mid, outcome_name, reason, sent_ids, self.now())
+            game.state.save()
+        self.inbox.file(item, PROCESSED if handled else FAILED, None if handled else reason)
+        self.log(f"{mid} from {mail.sender or '?'}: {outcome_name}, {len(sent_ids)} answer(s)")
+
+    def _queue_answers(self, mail: ParsedMail, answers: Sequence[Answer]) -> list[str]:
+        ids = []
+        day = self.now().strftime("%Y-%m-%d")
+        for answer in answers:
+            game = next((g for g in self.games if g.served is answer.served), self.home)
+            if not answer.to:
+                continue
+            if not answer.accepted:
+                count = game.state.count_reply(answer.to, day)
+                if count > self.limits.max_replies_per_address_per_day:
+                    self.log(f"{answer.to}: {count - 1} answers today without a file accepted; staying silent "
+                             "(mail loop?)")
+                    continue
+            subject = mail.subject if mail.subject.lower().startswith("re:") else f"Re: {mail.subject or 'your mail'}"
+            body = (f"The pbem judge{' for game ' + game.id if answer.served else ''} read your mail "
+                    f"{mail.message_id}.\n\n" + "\n\n".join(answer.lines) + "\n\n-- \nThe pbem judge "
+                    f"<{self.address}>. This answer was sent automatically.\n")
+            outgoing = compose(sender=self.address, to=[answer.to], subject=subject, body=body,
+                               message_id=make_id("answer", mail.message_id, answer.to.lower(), domain=self.domain),
+                               game=game.id, in_reply_to=mail.message_id, references=mail.references, now=self.now())
+            game.state.queue(outgoing)
+            ids.append(outgoing.message_id)
+        return ids
+
+    # --- one game ------------------------------------------------------------------------------------
+    def _baseline(self, game: Game) -> None:
+        """A judge taking over a game mid-way does not re-send what the referee sent before."""
+        if not game.state.fresh:
+            return
+        archive = Archive(game.served.root)
+        for seq in archive.turn_seqs():
+            game.state.announce(f"turn-{seq}")
+        position = current_position(game.served.game)
+        for index, _ in archive.decision_requests(position.next_seq):
+            game.state.announce(f"request-{position.next_seq}-{index}")
+        if archive.turn_seqs() or archive.orders_files(1):
+            game.state.announce("welcome")
+        game.state.save()
+
+    def _tick(self, game: Game) -> list[str]:
+        done: list[str] = []
+        for _ in range(MAX_STEPS_PER_TICK):
+            self._announce(game)
+            position = current_position(game.served.game)
+            if position.over():
+                break
+            seq = position.next_seq
+            if game.state.opened(seq) is None:
+                game.state.open(seq, self.now())
+                game.state.save()
+            step = self._step(game, seq)
+            if step is None:
+                break
+            done.append(step)
+        return done
+
+    def _step(self, game: Game, seq: int) -> str | None:
+        """Adjudicate if due; else send what reminders are due. The adjudication's message, or None."""
+        served = game.served
+        archive = Archive(served.root)
+        position = current_position(served.game)
+        decisions = decision_files(archive, served.game, seq)
+        unanswered = [d for d in decisions.values() if d.reply_rel is None]
+        have = {side for side, _, _ in archive.orders_files(seq)}
+        missing = [side for side in position.awaiting() if side not in have]
+        plan = schedule(served.game.settings())
+        opened = game.state.opened(seq) or self.now()
+        now = self.now()
+        if unanswered:
+            if plan and now >= plan.remind_at(opened):
+                for record in unanswered:
+                    self._remind(game, seq, record.side, f"decision {record.index} ({record.request_rel})",
+                                 f"remind-{seq}-decision-{record.index}", plan, opened)
+            return None
+        forced = False
+        if missing and not decisions:
+            if plan is None or now < plan.due_at(opened):
+                if plan and now >= plan.remind_at(opened):
+                    for side in missing:
+                        self._remind(game, seq, side, "orders", f"remind-{seq}", plan, opened)
+                return None
+            forced = True
+            game.state.force(seq, now, missing)
+            game.state.save()
+        try:
+            report = adjudicate(served.root, game.key, missing_none=forced)
+        except PbemError as error:
+            self.log(f"{game.id}: adjudication {seq} failed: {error}")
+            return None
+        for warning in report.warnings:
+            self.log(f"{game.id}: warning: {warning}")
+        note = f" (deadline passed; no orders from {', '.join(missing)})" if forced else ""
+        self.log(f"{game.id}: {report.message}{note}")
+        return report.message + note
+
+    # --- announcements -------------------------------------------------------------------------------
+    def _announce(self, game: Game) -> None:
+        served = game.served
+        archive = Archive(served.root)
+        changed = False
+        if not game.state.announced("welcome"):
+            for side in served.game.sides:
+                self._queue(game, self._welcome(game, side))
+            game.state.announce("welcome")
+            changed = True
+        for seq in archive.turn_seqs():
+            key = f"turn-{seq}"
+            if game.state.announced(key):
+                continue
+            for side in served.game.sides:
+                self._queue(game, self._results(game, seq, side))
+            if self.referee_copy:
+                self._queue(game, self._master_copy(game, seq))
+            game.state.announce(key)
+            changed = True
+        position = current_position(served.game)
+        for index, rel in archive.decision_requests(position.next_seq):
+            key = f"request-{position.next_seq}-{index}"
+            if game.state.announced(key):
+                continue
+            self._queue(game, self._request(game, position.next_seq, index, rel))
+            game.state.announce(key)
+            changed = True
+        if changed:
+            game.state.save()
+
+    def _queue(self, game: Game, mail: Outgoing | None) -> None:
+        if mail is not None:
+            game.state.queue(mail)
+
+    def _deadline_line(self, game: Game, seq: int, opened: datetime.datetime | None = None) -> str:
+        plan = schedule(game.served.game.settings())
+        if plan is None:
+            return "There is no deadline: the judge adjudicates as soon as every side's orders are in."
+        start = opened or game.state.opened(seq) or self.now()
+        return (f"Deadline: {iso(plan.due_at(start))} (UTC). Sides whose orders are not in by then are "
+                "adjudicated with no orders (the turn file records them as missing).")
+
+    def _signed_pair(self, root: Path, rel: str, name: str) -> list[Part]:
+        data = (root / rel).read_bytes()
+        signature = (root / (rel + ".sig")).read_bytes()
+        return [Part(name, data, "application/yaml"), Part(name + ".sig", signature, "application/octet-stream")]
+
+    def _mail_to(self, game: Game, side: str, subject: str, body: str, parts: list[Part], *ident: str) -> Outgoing:
+        to = game.served.addresses[side]
+        return compose(sender=self.address, to=[to], subject=f"[{game.id}] {subject}", body=body,
+                       message_id=make_id(game.id, *ident, side, domain=self.domain), game=game.id,
+                       attachments=parts, now=self.now())
+
+    def _welcome(self, game: Game, side: str) -> Outgoing:
+        served = game.served
+        name = f"{game.id}-0000-{side}.yaml"
+        parts = [Part("game.yaml", served.game.data, "application/yaml"),
+                 Part("game.yaml.sig", (served.root / "game.yaml.sig").read_bytes())]
+        parts += self._signed_pair(served.root, view_rel(0, side), name)
+        view = yamlio.load_bytes((served.root / view_rel(0, side)).read_bytes(), name).data
+        body = (f"Welcome to game {game.id} ({served.game.doc['ruleset']['id']}). You play {side}.\n\n"
+                f"The referee's key (it signs game.yaml, every view and every decision request):\n"
+                f"    {served.game.referee_key}\n"
+                f"Your starting view is {name}; {next_line(view['next'])}.\n"
+                f"{self._deadline_line(game, 1)}\n\n" + _how_to(game.id, name))
+        return self._mail_to(game, side, f"game {game.id}: you play {side}", body, parts, "welcome")
+
+    def _results(self, game: Game, seq: int, side: str) -> Outgoing:
+        served = game.served
+        name = f"{game.id}-{seq_dir(seq)}-{side}.yaml"
+        rel = view_rel(seq, side)
+        view = yamlio.load_bytes((served.root / rel).read_bytes(), rel).data
+        report = text_report(view)
+        parts = self._signed_pair(served.root, rel, name)
+        parts.append(Part(f"{game.id}-{seq_dir(seq)}-{side}-report.txt", report.encode("utf-8"), "text/plain"))
+        picture = map_picture(view, f"{game.id}-{seq_dir(seq)}-{side}-map")
+        if picture is not None:
+            parts.append(picture)
+        over = "result" in view["next"]
+        forced = game.state.data["forced"].get(str(seq))
+        lines = [f"Adjudication {seq} of game {game.id} is done ({', '.join(view['phases']) or 'no phase'})."]
+        if forced:
+            lines.append(f"The deadline passed with no orders from {', '.join(forced['missing'])}: they were "
+                         "adjudicated as giving none (recorded as missing in the turn file).")
+        lines.append(f"Your view: {name}, signed by the referee ({name}.sig); check it with "
+                     f"pbem verify-view {name} --game game.yaml.")
+        if not over:
+            awaiting = view["next"].get("awaiting", [])
+            if side in awaiting:
+                lines.append(f"Your orders for seq {seq + 1} are awaited. {self._deadline_line(game, seq + 1)}")
+            else:
+                lines.append(f"You give no orders in the next phase (awaited from {', '.join(awaiting)}).")
+        body = "\n".join(lines) + "\n\n" + report + ("" if over else "\n" + _how_to(game.id, name))
+        subject = f"adjudication {seq}: " + ("game over" if over else f"next: {view['next'].get('phase')}")
+        return self._mail_to(game, side, subject, body, parts, "turn", str(seq))
+
+    def _master_copy(self, game: Game, seq: int) -> Outgoing:
+        served = game.served
+        parts = self._signed_pair(served.root, turn_rel(seq), f"{game.id}-{seq_dir(seq)}-turn.yaml")
+        assert self.referee_copy is not None
+        return compose(sender=self.address, to=[self.referee_copy], subject=f"[{game.id}] master turn {seq}",
+                       body=f"The master turn file of adjudication {seq} (it holds every hidden fact: keep it "
+                            "to yourself).\n", message_id=make_id(game.id, "master", str(seq), domain=self.domain),
+                       game=game.id, attachments=parts, now=self.now())
+
+    def _request(self, game: Game, seq: int, index: int, rel: str) -> Outgoing:
+        served = game.served
+        request = yamlio.load_bytes((served.root / rel).read_bytes(), rel).data
+        side = request["side"]
+        name = f"{game.id}-{seq_dir(seq)}-request-{index:03d}.yaml"
+        parts = self._signed_pair(served.root, rel, name)
+        options = ", ".join(str(option) for option in request["options"])
+        body = (f"Adjudication {seq} of game {game.id} needs a decision from {side} (rule {request['section']}, "
+                f"{request['topic']}).\n\nThe question:\n" + _indent(yamlio.dump(request["question"])) +
+                f"\nThe options: {options}\n\nAnswer with a signed decision reply naming this request's hash "
+                f"({chance.file_hash((served.root / rel).read_bytes())}):\n"
+                f"    pbem decide {name} --answer OPTION --key YOUR_KEY\n"
+                "and mail the reply and its .sig back (or its armored form in the text).\n")
+        return self._mail_to(game, side, f"adjudication {seq}: your decision is needed", body, parts,
+                             "request", str(seq), str(index))
+
+    def _remind(self, game: Game, seq: int, side: str, what: str, key: str, plan: Schedule,
+                opened: datetime.datetime) -> None:
+        if side in game.state.reminded(key):
+            return
+        body = (f"Reminder: {what} for adjudication {seq} of game {game.id} from {side} have not arrived.\n"
+                f"The deadline is {iso(plan.due_at(opened))} (UTC).\n")
+        if what == "orders":
+            body = body.replace("have not arrived", "have not arrived yet") + (
+                "At the deadline the judge adjudicates without them (no orders, recorded as missing).\n")
+        self._queue(game, self._mail_to(game, side, f"reminder: {what} for adjudication {seq}", body, [], key))
+        game.state.remind(key, side)
+        game.state.save()
+        self.log(f"{game.id}: reminded {side} ({what}, seq {seq})")
+
+    # --- sending -------------------------------------------------------------------------------------
+    def flush(self) -> int:
+        sent = 0
+        for game in self.games:
+            for item in game.state.queued():
+                if game.state.was_sent(item.message_id):
+                    game.state.mark_sent(item, self.now())
+                    continue
+                try:
+                    warning = self.sender.send(item, self.address)
+                except PermanentSendError as error:
+                    self.log(f"{item.message_id}: cannot be delivered: {error}")
+                    game.state.mark_sent(item, self.now())
+                    continue
+                except PbemError as error:
+                    self.log(f"{item.message_id}: not sent yet ({error}); will retry")
+                    return sent
+                if warning:
+                    self.log(warning)
+                game.state.mark_sent(item, self.now())
+                sent += 1
+        return sent
+
+
+def _indent(text: str) -> str:
+    return "".join("    " + line + "\n" for line in text.splitlines())
+
+
+def _how_to(game_id: str, view_name: str) -> str:
+    return (f"To give orders: pbem orders {view_name} --out orders.yaml (or write them by hand), then\n"
+            f"    ssh-keygen -Y sign -f YOUR_KEY -n pbem-orders@{game_id} orders.yaml\n"
+            "and mail orders.yaml and orders.yaml.sig to the judge as attachments, or paste the armored form\n"
+            "(pbem sign orders.yaml --key YOUR_KEY --armor) into the text of a mail. Mail 'status' as the\n"
+            "subject for the game's public status.\n")

@@ -1,0 +1,100 @@
+"""The Maildir transport, the embedded default: any delivery agent fills `DIR/new/`.
+
+Handled mail moves to `DIR/processed/cur/`, mail that could not be handled to `DIR/failed/cur/`
+(with an `X-Pbem-Failure:` header giving the reason), automatic mail that must not be answered
+to `DIR/ignored/cur/`. Without an SMTP server, the judge's answers are delivered as files into
+the Maildir `DIR/outbox/` (`new/`), for any mail transfer agent to pick up; a file there is named
+by the answer's Message-ID, so writing the same answer again cannot make a second one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Iterator
+
+from ..core.archive import atomic_write, fsync_dir
+from .state import Queued
+from .transport import FAILED, Incoming, failure_header
+
+SUBDIRS = ("tmp", "new", "cur")
+OUTBOX = "outbox"
+
+
+def ensure_maildir(path: Path) -> Path:
+    for sub in SUBDIRS:
+        (path / sub).mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class MaildirInbox:
+    def __init__(self, root: Path | str, poll_seconds: float = 5.0) -> None:
+        self.root = ensure_maildir(Path(root))
+        self.poll_seconds = poll_seconds
+
+    def pending(self) -> Iterator[Incoming]:
+        entries = []
+        for sub in ("new", "cur"):
+            folder = self.root / sub
+            for entry in folder.iterdir():
+                if entry.is_file() and not entry.name.startswith("."):
+                    entries.append(entry)
+        entries.sort(key=lambda p: (p.stat().st_mtime, p.name))
+        for path in entries:
+            if path.exists():
+                yield Incoming(str(path.relative_to(self.root)), path.stat().st_size, self._loader(path))
+
+    @staticmethod
+    def _loader(path: Path):  # type: ignore[no-untyped-def]
+        def load(limit: int) -> bytes:
+            with open(path, "rb") as handle:
+                return handle.read(limit + 1)[: limit] if path.stat().st_size > limit else handle.read()
+        return load
+
+    def file(self, item: Incoming, folder: str, reason: str | None = None) -> None:
+        source = self.root / item.key
+        if not source.exists():
+            return
+        target_dir = ensure_maildir(self.root / folder)
+        name = source.name.split(":2,")[0] + ":2,S"
+        target = target_dir / "cur" / name
+        if folder == FAILED and reason:
+            staging = target_dir / "tmp" / name
+            with open(staging, "wb") as out, open(source, "rb") as handle:
+                out.write(failure_header(reason))
+                shutil.copyfileobj(handle, out, 1024 * 1024)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(staging, target)
+            fsync_dir(target.parent)
+            source.unlink()
+        else:
+            os.replace(source, target)
+            fsync_dir(target.parent)
+        fsync_dir(source.parent)
+
+    def wait(self, seconds: float) -> None:
+        deadline = time.monotonic() + max(0.0, seconds)
+        while time.monotonic() < deadline:
+            if any((self.root / "new").iterdir()):
+                return
+            time.sleep(min(self.poll_seconds, max(0.0, deadline - time.monotonic())))
+
+    def close(self) -> None:
+        pass
+
+
+class MaildirOutbox:
+    """Answers as files in a Maildir, for a mail transfer agent to send."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = ensure_maildir(Path(root))
+
+    def send(self, item: Queued, envelope_from: str) -> str | None:
+        atomic_write(self.root / "new" / f"pbem-{item.key}", item.data)
+        return None
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,76 @@
+"""Deadlines and reminders (settings.deadline in game.yaml), with a clock the test moves."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import pytest
+
+from pbem.core.archive import Archive
+from pbem.core.audit import audit
+from pbem.core.errors import PbemError
+from pbem.core.position import load_turn
+from pbem.core.game import load_game
+from pbem.mail.deadlines import parse_duration, schedule
+from tests.test_mail_kit import (ADDRESSES, body_text, deliver, make_world, maildir_judge, parse_mail, plain_mail,
+                                 recipients, signed_orders, take_outbox)
+
+
+def test_durations() -> None:
+    assert parse_duration("72h") == datetime.timedelta(hours=72)
+    assert parse_duration("2d12h") == datetime.timedelta(hours=60)
+    assert parse_duration("1w") == datetime.timedelta(days=7)
+    assert parse_duration("90m") == datetime.timedelta(minutes=90)
+    for bad in ("", "3", "3 days", "-1h", "0h", "h"):
+        with pytest.raises(PbemError):
+            parse_duration(bad)
+    plan = schedule({"deadline": "48h"})
+    assert plan is not None and plan.reminder == datetime.timedelta(hours=12)
+    plan = schedule({"deadline": "8d"})
+    assert plan is not None and plan.reminder == datetime.timedelta(hours=24)
+    assert schedule({}) is None
+    with pytest.raises(PbemError):
+        schedule({"deadline": "10h", "reminder": "12h"})
+
+
+def test_reminder_then_adjudication_with_missing_orders(tmp_path: Path) -> None:
+    world = make_world(tmp_path, settings={"deadline": "48h", "reminder": "12h"})
+    maildir = tmp_path / "Maildir"
+    judge = maildir_judge(world, maildir)
+    judge.run(once=True)
+    welcome = take_outbox(maildir)
+    assert "Deadline: 2026-03-03T12:00:00Z" in body_text(welcome[0])
+    data, sig = signed_orders(world, "red", [{"place": "hq", "cell": 2}])
+    deliver(maildir, plain_mail(ADDRESSES["red"], "orders", "x", files={"o.yaml": data, "o.yaml.sig": sig.encode()}))
+    world.clock.advance(hours=30)
+    judge.run(once=True)
+    assert [recipients(m) for m in take_outbox(maildir)] == [[ADDRESSES["red"]]]  # the receipt only
+    world.clock.advance(hours=7)  # 37 h: past the reminder time (36 h)
+    judge.run(once=True)
+    [reminder] = take_outbox(maildir)
+    assert recipients(reminder) == [ADDRESSES["blue"]]
+    assert "Reminder" in body_text(reminder) and "2026-03-03T12:00:00Z" in body_text(reminder)
+    judge.run(once=True)
+    assert take_outbox(maildir) == []  # one reminder only
+    world.clock.advance(hours=10, minutes=59)
+    judge.run(once=True)
+    assert take_outbox(maildir) == [] and Archive(world.root).latest_seq() == 0
+    world.clock.advance(minutes=2)
+    judge.run(once=True)
+    results = take_outbox(maildir)
+    assert sorted(r for m in results for r in recipients(m)) == sorted(ADDRESSES[s] for s in ("red", "blue"))
+    assert all("deadline passed with no orders from blue" in body_text(m) for m in results)
+    assert parse_mail(results[0])["Auto-Submitted"] == "auto-generated"
+    game = load_game(world.root)
+    turn, _ = load_turn(Archive(world.root), game, 1)
+    assert [(o["side"], o["status"]) for o in turn["orders"]] == [("red", "submitted"), ("blue", "missing")]
+    assert audit(world.root) == []
+    # The clock of seq 2 starts now: 48 h from the results.
+    assert "Deadline: 2026-03-05T12:01:00Z" in body_text(results[0])
+
+
+def test_bad_deadline_is_refused_at_start(tmp_path: Path) -> None:
+    """game.yaml's schema refuses it when the game is made, before any judge runs."""
+    with pytest.raises(PbemError, match="settings.deadline"):
+        make_world(tmp_path, settings={"deadline": "soon"})
