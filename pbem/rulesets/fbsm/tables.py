@@ -14,14 +14,12 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from typing import Any, Mapping
 
-from pbem.core import yamlio
 from pbem.core.errors import PbemError, Problem
 from pbem.geometry.hexgrid import Hex, HexGrid, Line
 from pbem.geometry.hexmap import HexMap, MapError
+from pbem.tables import assumed_entries, packaged_yaml, plain_values
 
 DEFAULT_MAP = "second-marne"
 PACKAGED_MAPS = {"second-marne": "map.yaml"}
@@ -32,10 +30,8 @@ def other(side: str) -> str:
     return "german" if side == "us" else "us"
 
 
-@lru_cache(maxsize=None)
 def _packaged(name: str) -> Any:
-    data = resources.files("pbem.rulesets.fbsm.data").joinpath(name).read_bytes()
-    return yamlio.load_bytes(data, f"pbem/rulesets/fbsm/data/{name}").data
+    return packaged_yaml("pbem.rulesets.fbsm.data", name)
 
 
 def annotated_tables() -> dict[str, Any]:
@@ -44,35 +40,15 @@ def annotated_tables() -> dict[str, Any]:
     return found
 
 
-def _strip(node: Any) -> Any:
-    if isinstance(node, dict):
-        if "value" in node and ("source" in node or "assumed" in node):
-            return copy.deepcopy(node["value"])
-        return {key: _strip(sub) for key, sub in node.items()}
-    return copy.deepcopy(node)
-
-
 def plain_tables() -> dict[str, Any]:
     """The packaged tables as plain values."""
-    found: dict[str, Any] = _strip(_packaged("tables.yaml"))
+    found: dict[str, Any] = plain_values(_packaged("tables.yaml"))
     return found
 
 
 def assumed_values() -> list[tuple[str, Any, str]]:
-    """Every assumed table value: (path, value, note) - what docs/fbsm.md must list."""
-    out: list[tuple[str, Any, str]] = []
-
-    def walk(node: Any, path: str) -> None:
-        if isinstance(node, dict):
-            if "value" in node and ("source" in node or "assumed" in node):
-                if node.get("assumed"):
-                    out.append((path, node["value"], str(node.get("note", ""))))
-                return
-            for key, sub in node.items():
-                walk(sub, f"{path}.{key}" if path else str(key))
-
-    walk(_packaged("tables.yaml"), "")
-    return out
+    """Every assumed table value: (path, value, note), which the ruleset's docs must list."""
+    return assumed_entries(_packaged("tables.yaml"))
 
 
 def override_problems(base: Any, over: Any, path: str = "tables") -> list[Problem]:

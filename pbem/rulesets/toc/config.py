@@ -16,14 +16,12 @@ import copy
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from typing import Any, Mapping
 
-from pbem.core import yamlio
 from pbem.core.errors import PbemError, Problem
 from pbem.geometry.hexgrid import Hex, HexGrid, Line
 from pbem.geometry.hexmap import HexMap, MapError
+from pbem.tables import assumed_entries, packaged_yaml, plain_values
 
 SIDES = ("german", "british")
 DEFAULT_MAP = "mons"
@@ -39,46 +37,25 @@ def other(side: str) -> str:
     return "british" if side == "german" else "german"
 
 
-@lru_cache(maxsize=None)
 def _packaged(name: str) -> Any:
-    data = resources.files("pbem.rulesets.toc.data").joinpath(name).read_bytes()
-    return yamlio.load_bytes(data, f"pbem/rulesets/toc/data/{name}").data
+    return packaged_yaml("pbem.rulesets.toc.data", name)
 
 
 def annotated_tables() -> dict[str, Any]:
-    """The packaged tables with their provenance."""
+    """The packaged tables with their provenance (`value` plus `source` or `assumed`)."""
     found: dict[str, Any] = copy.deepcopy(_packaged("tables.yaml"))
     return found
 
 
-def _strip(node: Any) -> Any:
-    if isinstance(node, dict):
-        if "value" in node and ("source" in node or "assumed" in node):
-            return copy.deepcopy(node["value"])
-        return {key: _strip(sub) for key, sub in node.items()}
-    return copy.deepcopy(node)
-
-
 def plain_tables() -> dict[str, Any]:
-    found: dict[str, Any] = _strip(_packaged("tables.yaml"))
+    """The packaged tables as plain values."""
+    found: dict[str, Any] = plain_values(_packaged("tables.yaml"))
     return found
 
 
 def assumed_values() -> list[tuple[str, Any, str]]:
-    """Every assumed table entry: (path, value, note), for docs/toc.md and its test."""
-    out: list[tuple[str, Any, str]] = []
-
-    def walk(node: Any, path: str) -> None:
-        if isinstance(node, dict):
-            if "value" in node and ("source" in node or "assumed" in node):
-                if node.get("assumed"):
-                    out.append((path, node["value"], str(node.get("note", ""))))
-                return
-            for key in sorted(node):
-                walk(node[key], f"{path}.{key}" if path else key)
-
-    walk(_packaged("tables.yaml"), "")
-    return out
+    """Every assumed table value: (path, value, note), which the ruleset's docs must list."""
+    return assumed_entries(_packaged("tables.yaml"))
 
 
 def oob() -> dict[str, Any]:

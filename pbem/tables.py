@@ -1,0 +1,47 @@
+"""Tables shipped as data, each value carrying where it came from (DESIGN.md, "Tables").
+
+A table entry is either plain data or `{value: ..., source: "10.10"}` / `{value: ..., assumed:
+true, note: ...}`. Rules code works on the plain values; documentation and tests list the
+assumed ones, so an assumed number is never passed off as the publisher's.
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from .core import yamlio
+
+
+@lru_cache(maxsize=None)
+def packaged_yaml(package: str, name: str) -> Any:
+    """A YAML data file shipped inside a package, parsed strictly once. Shared: never mutate it."""
+    data = resources.files(package).joinpath(name).read_bytes()
+    return yamlio.load_bytes(data, f"{package.replace('.', '/')}/{name}").data
+
+
+def has_provenance(node: Any) -> bool:
+    return isinstance(node, dict) and "value" in node and ("source" in node or "assumed" in node)
+
+
+def plain_values(node: Any) -> Any:
+    """The tables with every `{value, source|assumed}` entry replaced by its value."""
+    if has_provenance(node):
+        return copy.deepcopy(node["value"])
+    if isinstance(node, dict):
+        return {key: plain_values(sub) for key, sub in node.items()}
+    return copy.deepcopy(node)
+
+
+def assumed_entries(node: Any, path: str = "") -> list[tuple[str, Any, str]]:
+    """Every assumed entry as (dotted path, value, note), in document order."""
+    if has_provenance(node):
+        return [(path, node["value"], str(node.get("note", "")))] if node.get("assumed") else []
+    if not isinstance(node, dict):
+        return []
+    found: list[tuple[str, Any, str]] = []
+    for key, sub in node.items():
+        found += assumed_entries(sub, f"{path}.{key}" if path else str(key))
+    return found
