@@ -368,9 +368,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dir", required=True)
     p.add_argument("--chain-length", type=int)
 
-    from .mail.cli import add_commands
+    from .mail.cli import add_commands as add_mail_commands
+    from .render.cli import add_commands as add_render_commands
 
-    add_commands(sub)
+    add_mail_commands(sub)
+    add_render_commands(sub)
     return parser
 
 

@@ -128,11 +128,34 @@ def play_demo(ruleset_id: str, scenario: Path | None, workdir: Path, *, chain_le
             print("the game did not end; stopping", file=sys.stderr)
             return 1
     print(f"game over after {rounds} exchanges: {current_position(load_game(game.root)).next()['result']}")
+    for path in picture_last_views(game):
+        print(f"  {path}")
     found = audit(game.root)
     for item in found:
         print(item)
     print("audit: OK" if not found else f"audit: {len(found)} discrepancies")
     return 0 if not found else 1
+
+
+def picture_last_views(game: DemoGame) -> list[Path]:
+    """Each side's map picture and plain-text report of the last adjudication, beside the game."""
+    from .render import map_svg, report_text
+
+    out = game.root.parent / "pictures"
+    out.mkdir(exist_ok=True)
+    written = []
+    for side in game.players:
+        view = yamlio.load_file(game.latest_view(side)).data
+        stem = out / f"{side}-{view['seq']:04d}"
+        written.append(stem.with_suffix(".txt"))
+        written[-1].write_text(report_text(view), encoding="utf-8")
+        try:
+            svg = map_svg(view)
+        except ValueError:
+            continue  # a ruleset without a map renderer (such as the duel fixture) gets the report only
+        written.append(stem.with_suffix(".svg"))
+        written[-1].write_text(svg, encoding="utf-8")
+    return written
 
 
 def default_scenario(ruleset_id: str) -> Path:

@@ -1,0 +1,64 @@
+"""`pbem render VIEW.yaml` and `pbem report VIEW.yaml`: wire with `add_commands(subparsers)`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from pbem.core import yamlio
+from pbem.core.errors import PbemError
+
+from . import map_svg, report_text
+
+
+def _load(path: str) -> dict[str, Any]:
+    data = yamlio.load_file(Path(path)).data
+    if not isinstance(data, dict) or data.get("kind") != "view":
+        raise PbemError(f"{path} is not a view file (kind: view)")
+    return data
+
+
+def png_bytes(svg: str) -> bytes:
+    """The SVG as PNG through cairosvg (optional: `pip install cairosvg`)."""
+    try:
+        import cairosvg  # type: ignore[import-untyped]
+    except ImportError as error:
+        raise PbemError("pbem render --png needs cairosvg (pip install pbem[render])") from error
+    return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8")))
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    view = _load(args.view)
+    try:
+        svg = map_svg(view, area=args.area)
+    except ValueError as error:
+        raise PbemError(str(error)) from None
+    out = Path(args.out) if args.out else Path(args.view).with_suffix(".svg")
+    out.write_text(svg, encoding="utf-8")
+    print(out)
+    if args.png:
+        png = out.with_suffix(".png")
+        png.write_bytes(png_bytes(svg))
+        print(png)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    view = _load(args.view)
+    sys.stdout.write(report_text(view, args.format))
+    return 0
+
+
+def add_commands(subparsers: Any) -> None:
+    render = subparsers.add_parser("render", help="draw a view's map as SVG (and PNG)")
+    render.add_argument("view", help="a view file (turns/NNNN/SIDE.yaml)")
+    render.add_argument("--out", help="where to write the SVG (default: the view's name with .svg)")
+    render.add_argument("--area", help="only this part of the map: two corner hexes, e.g. 2030-2640")
+    render.add_argument("--png", action="store_true", help="also write a PNG next to the SVG (needs cairosvg)")
+    render.set_defaults(handler=cmd_render)
+    report = subparsers.add_parser("report", help="the last adjudication of a view in plain words")
+    report.add_argument("view", help="a view file (turns/NNNN/SIDE.yaml)")
+    report.add_argument("--format", choices=("text", "markdown"), default="text")
+    report.set_defaults(handler=cmd_report)
