@@ -271,10 +271,24 @@ def cmd_case(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    import tempfile
+
     from .demo import play_demo
 
-    return play_demo(args.ruleset, Path(args.scenario) if args.scenario else None, Path(args.dir),
+    ruleset_id = args.ruleset or args.ruleset_id
+    if not ruleset_id:
+        raise PbemError("name the game: pbem demo fbsm (or --ruleset ID)")
+    workdir = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix=f"pbem-demo-{ruleset_id}-"))
+    return play_demo(ruleset_id, Path(args.scenario) if args.scenario else None, workdir,
                      chain_length=args.chain_length or 1024)
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    from .core.players import bot_orders_file
+
+    path = bot_orders_file(Path(args.game_dir), args.side, _load_key(args.key), Path(args.out) if args.out else None)
+    print(f"wrote {path} and {path}.sig")
+    return 0
 
 
 # --- the parser ---------------------------------------------------------------------------------------
@@ -340,6 +354,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--missing", choices=["none"], help="treat sides that sent nothing as giving no orders")
     p.add_argument("--key", help="the referee's private key (default: the one given to `pbem new`)")
 
+    p = command("bot", cmd_bot, "signed, legal orders for a side's awaited phase, from that side's latest view")
+    p.add_argument("game_dir", help="a game directory holding the side's views")
+    p.add_argument("--side", required=True)
+    p.add_argument("--key", required=True, help="the side's private key (its randomness comes from it too)")
+    p.add_argument("--out", help="where to write the orders (default: GAME_DIR/../SIDE-orders-NNNN.yaml)")
+
     p = command("decide", cmd_decide, "answer a decision request with a signed reply")
     p.add_argument("request")
     p.add_argument("--answer", required=True)
@@ -363,9 +383,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+")
 
     p = command("demo", cmd_demo, "play a complete game with bots on every side, then audit it")
-    p.add_argument("--ruleset", required=True)
+    p.add_argument("ruleset_id", nargs="?", metavar="RULESET")
+    p.add_argument("--ruleset", help="the same as RULESET")
     p.add_argument("--scenario")
-    p.add_argument("--dir", required=True)
+    p.add_argument("--dir", help="where to play (default: a new temporary directory)")
     p.add_argument("--chain-length", type=int)
 
     from .mail.cli import add_commands as add_mail_commands

@@ -19,7 +19,7 @@ from .core.audit import audit
 from .core.errors import PbemError
 from .core.game import load_game, new_game
 from .core.intake import submit
-from .core.players import bot_seed, orders_document, read_view, reply_document
+from .core.players import bot_orders_file, bot_seed, reply_document
 from .core.position import current_position
 from .core.ruleset import get as get_ruleset
 
@@ -44,37 +44,27 @@ class DemoGame:
     def latest_view(self, side: str) -> Path:
         return self.root / view_rel(Archive(self.root).latest_seq(), side)
 
-    def private_seed(self, side: str, label: str, data: bytes) -> bytes:
-        """A bot's randomness: reproducible, yet secret, because it mixes in the bot's private key.
-
-        (View 0 of every side can be computed from public files, so the view alone would let
-        an opponent predict a bot's salt and so its hidden orders.)
-        """
-        return bot_seed(label, self.players[side].private.private_bytes_raw(), data)
-
     def play_orders(self, side: str) -> None:
-        view = read_view(self.latest_view(side))
-        orders = view.ruleset.bot_orders(view.doc["state"], side, self.private_seed(side, "pbem/demo/orders", view.data))
-        doc = orders_document(view, orders, self.standing.get(side),
-                              entropy=self.private_seed(side, "pbem/demo/entropy", view.data),
-                              salt=self.private_seed(side, "pbem/demo/salt", view.data))
-        path = self.mailbox(side) / f"orders-{view.doc['seq'] + 1:04d}.yaml"
-        self._send(side, path, doc)
+        """The side's bot writes and signs its orders, and the referee takes them through `submit`."""
+        seq = Archive(self.root).latest_seq() + 1
+        path = bot_orders_file(self.root, side, self.players[side], self.mailbox(side) / f"orders-{seq:04d}.yaml",
+                               self.standing.get(side))
+        self._submit(side, path)
 
     def answer(self, side: str, request_rel: str) -> None:
         data = (self.root / request_rel).read_bytes()
         request = yamlio.load_bytes(data, request_rel).data
         ruleset = get_ruleset(load_game(self.root).doc["ruleset"]["id"])
-        answer = ruleset.bot_answer(request, self.private_seed(side, "pbem/demo/answer", data))
+        secret = self.players[side].private.private_bytes_raw()
+        answer = ruleset.bot_answer(request, bot_seed("pbem/bot/answer", secret, data))
         path = self.mailbox(side) / Path(request_rel).name.replace("request", f"reply-{request['seq']:04d}")
-        self._send(side, path, reply_document(request, data, answer))
-
-    def _send(self, side: str, path: Path, doc: dict[str, object]) -> None:
-        data = yamlio.dump(doc).encode("utf-8")
-        path.write_bytes(data)
-        game = load_game(self.root)
-        sig = signing.sign(data, self.players[side], game.orders_namespace())
+        reply = yamlio.dump(reply_document(request, data, answer)).encode("utf-8")
+        path.write_bytes(reply)
+        sig = signing.sign(reply, self.players[side], load_game(self.root).orders_namespace())
         path.with_name(path.name + ".sig").write_text(sig, encoding="utf-8")
+        self._submit(side, path)
+
+    def _submit(self, side: str, path: Path) -> None:
         result = submit(self.root, path)
         if result.errors:
             raise PbemError(f"the {side} bot's file was rejected: {result.errors[0]}")

@@ -76,20 +76,8 @@ class AskingGame:
         from pbem.demo import DemoGame
 
         game = setup_demo("fbsm", SCENARIO, workdir, say=lambda _: None)
-        standing = self.STANDING
-
-        class Asking(DemoGame):
-            def play_orders(self, side: str) -> None:
-                from pbem.core.players import bot_seed, orders_document, read_view
-
-                view = read_view(self.latest_view(side))
-                seed = bot_seed("pbem/demo/orders", side.encode(), view.data)
-                orders = view.ruleset.bot_orders(view.doc["state"], side, seed)
-                doc = orders_document(view, orders, standing=standing[side],
-                                      entropy=bot_seed("pbem/demo/entropy", side.encode(), view.data))
-                self._send(side, self.mailbox(side) / f"orders-{view.doc['seq'] + 1:04d}.yaml", doc)
-
-        self.game = Asking(game.root, game.referee, game.players, lambda _: None)
+        standing: dict[str, dict[str, object]] = {side: dict(answers) for side, answers in self.STANDING.items()}
+        self.game = DemoGame(game.root, game.referee, game.players, lambda _: None, standing=standing)
         self.asked: list[str] = []
         self.game.say = self.asked.append
 

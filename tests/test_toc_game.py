@@ -78,19 +78,12 @@ def test_many_archived_games(tmp_path: Path, number: int) -> None:
     assert audit(game.root) == []
 
 
-class AskingGame(DemoGame):
-    """A demo game whose players keep `ask` for every decision, so decisions go out by mail."""
-
-    def _send(self, side: str, path: Path, doc: dict[str, object]) -> None:
-        if doc.get("kind") == "orders":
-            doc["standing"] = dict(ASK)
-        super()._send(side, path, doc)
-
-
 def test_decisions_by_mail_replay_in_the_audit(tmp_path: Path) -> None:
     plain = setup_demo("toc", SCENARIO, tmp_path, say=lambda _: None)
     asked: list[str] = []
-    game = AskingGame(plain.root, plain.referee, plain.players, asked.append)
+    # Players keep `ask` for every decision, so decisions go out by mail.
+    game = DemoGame(plain.root, plain.referee, plain.players, asked.append,
+                    standing={side: dict(ASK) for side in plain.players})
     finish(game)
     requests = [line for line in asked if "asked to decide" in line]
     assert len(requests) > 3

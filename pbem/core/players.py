@@ -120,3 +120,25 @@ def parse_answer(text: str) -> Any:
 def bot_seed(label: str, *parts: bytes) -> bytes:
     """A bot's private randomness: from its own inputs, never from the referee's dice."""
     return hashlib.sha256(chance.enc(label, *parts)).digest()
+
+
+def bot_orders_file(game_dir: Path, side: str, key: signing.SigningKey, out: Path | None = None,
+                    standing: Mapping[str, Any] | None = None) -> Path:
+    """The ruleset's bot plays `side` from its latest view in `game_dir`: writes and signs the orders.
+
+    The bot's randomness (orders, entropy, salt) comes from the side's private key and the view,
+    so it is reproducible yet unknown to the other sides.
+    """
+    from .archive import Archive, view_rel
+
+    view = read_view(game_dir / view_rel(Archive(game_dir).latest_seq(), side))
+    secret = key.private.private_bytes_raw()
+    orders = view.ruleset.bot_orders(view.doc["state"], side, bot_seed("pbem/bot/orders", secret, view.data))
+    doc = orders_document(view, orders, standing, entropy=bot_seed("pbem/bot/entropy", secret, view.data),
+                          salt=bot_seed("pbem/bot/salt", secret, view.data))
+    data = yamlio.dump(doc).encode("utf-8")
+    path = out or game_dir.parent / f"{side}-orders-{doc['seq']:04d}.yaml"
+    path.write_bytes(data)
+    path.with_name(path.name + ".sig").write_text(signing.sign(data, key, signing.namespace("orders", doc["game"])),
+                                                  encoding="utf-8")
+    return path
