@@ -31,6 +31,7 @@ def scenario_schema(ruleset: Ruleset) -> dict[str, Any]:
     schema = load_schema("scenario")
     schema["properties"]["ruleset"] = {"const": ruleset.id}
     schema["properties"]["setup"] = copy.deepcopy(ruleset.scenario_schema())
+    schema["required"] = [*schema["required"], "setup"]  # every ruleset builds its start from it
     return schema
 
 

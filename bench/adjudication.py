@@ -1,0 +1,159 @@
+"""Adjudication speed: bots play complete games; every adjudication is timed.
+
+Two measurements per adjudication, both from outside the core (time.perf_counter around
+library calls; nothing in pbem/ is changed):
+
+- total: one call of `pbem.core.adjudicator.adjudicate` (lock, read, verify, resolve, write);
+- the split, by running the same steps `adjudicate` runs, one library call at a time, on the same
+  archive just before the real call: load (game.yaml, position, order files' bytes), verify
+  (signatures), validate (strict YAML load + order checks against the side's view), resolve
+  (`resolve_adjudication`), views (turn document, canonical dump, every side's view), write
+  (referee signatures + `commit_folder` into a scratch folder on the same file system).
+
+    python bench/adjudication.py [--ruleset fbsm] [--games 2]
+
+Game g has chain secret bytes([g + 1]) * 32 and the fixed bench keys, so the games differ from
+one another but are the same on every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import setup_game, table  # noqa: E402
+from pbem.core import chance, signing, yamlio  # noqa: E402
+from pbem.core.adjudicator import (AcceptedOrders, adjudicate, decision_files, newest_order_files,  # noqa: E402
+                                   render_views, resolve_adjudication, turn_document)
+from pbem.core.archive import Archive, commit_folder, view_rel  # noqa: E402
+from pbem.core.game import chain_secret, load_game  # noqa: E402
+from pbem.core.orders import orders_problems  # noqa: E402
+from pbem.core.position import current_position  # noqa: E402
+from pbem.core.views import view_state  # noqa: E402
+
+STEPS = ["load", "verify", "validate", "resolve", "views", "write"]
+
+
+def split(root: Path, scratch: Path, referee: signing.SigningKey) -> dict[str, float] | None:
+    """The steps of one adjudication, timed one by one (None if it stops on a decision)."""
+    t: dict[str, float] = {}
+    start = time.perf_counter()
+    archive = Archive(root)
+    game = load_game(root)
+    position = current_position(game)
+    ruleset, seq = game.ruleset, position.next_seq
+    stored = {side: (rel, archive.read_signed(rel)) for side, rel in newest_order_files(archive, seq).items()}
+    t["load"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    signers = {side: signing.verify(s.data, s.signature, game.orders_namespace(), game.side_keys, file=rel)
+               for side, (rel, s) in stored.items()}
+    decisions = decision_files(archive, game, seq)  # reads + verifies requests/replies (none in most turns)
+    t["verify"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    accepted = {}
+    for side, (rel, s) in stored.items():
+        doc = yamlio.load_bytes(s.data, rel)
+        expect = position.expectation(signers[side])
+        problems = orders_problems(doc, ruleset, expect, view_state(ruleset, position.state, side), side)
+        assert not problems, problems
+        accepted[side] = AcceptedOrders(side, rel, s.data, doc.data["entropy"], doc.data["orders"],
+                                        dict(doc.data.get("standing") or {}))
+    t["validate"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    seed = chance.chain_seed(game.id, chain_secret(game), game.chain_length, seq)
+    answers = {i: r.answer for i, r in decisions.items() if r.reply_rel is not None}
+    outcome = resolve_adjudication(ruleset, game.id, game.sides, seq, position.state, position.previous_hash, seed,
+                                   accepted, answers)
+    t["resolve"] = time.perf_counter() - start
+    if outcome.pending is not None:
+        return None
+
+    start = time.perf_counter()
+    turn = turn_document(game, seq, position.previous_hash, seed, outcome, accepted, position.awaiting(),
+                         decisions, ruleset)
+    turn_bytes = yamlio.dump(turn).encode("utf-8")
+    previous = {side: chance.file_hash(archive.read(view_rel(seq - 1, side))) for side in game.sides}
+    views = render_views(ruleset, game, turn, turn_bytes, previous)
+    t["views"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    files = {"turn.yaml": turn_bytes, "turn.yaml.sig": signing.sign(turn_bytes, referee, game.turn_namespace()).encode()}
+    for side, data in views.items():
+        files[f"{side}.yaml"] = data
+        files[f"{side}.yaml.sig"] = signing.sign(data, referee, game.turn_namespace()).encode()
+    target = scratch / f"{seq:04d}"
+    commit_folder(target, files)
+    t["write"] = time.perf_counter() - start
+    shutil.rmtree(target)
+    return t
+
+
+def play(ruleset_id: str, workdir: Path, secret: bytes, totals: list[float], splits: list[dict[str, float]]) -> int:
+    game = setup_game(ruleset_id, workdir, secret=secret)
+    scratch = workdir / "scratch"
+    scratch.mkdir()
+    rounds = 0
+    while True:
+        position = current_position(load_game(game.root))
+        if position.over():
+            return rounds
+        for side in position.awaiting():
+            game.play_orders(side)
+        parts = split(game.root, scratch, game.referee)
+        start = time.perf_counter()
+        report = adjudicate(game.root, game.referee)
+        elapsed = time.perf_counter() - start
+        while not report.committed:  # a decision: answer, adjudicate again (not counted in the split)
+            side = yamlio.load_bytes((game.root / report.files[0]).read_bytes(), report.files[0]).data["side"]
+            game.answer(side, report.files[0])
+            start = time.perf_counter()
+            report = adjudicate(game.root, game.referee)
+            elapsed += time.perf_counter() - start
+            parts = None
+        totals.append(elapsed)
+        if parts is not None:
+            splits.append(parts)
+        rounds += 1
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ruleset", default="fbsm")
+    parser.add_argument("--games", type=int, default=2)
+    args = parser.parse_args()
+    totals: list[float] = []
+    splits: list[dict[str, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for g in range(args.games):
+            play(args.ruleset, Path(tmp) / f"g{g}", bytes([g + 1]) * 32, totals, splits)  # a different game each
+    print(f"{args.ruleset}: {args.games} complete bot games (full map), {len(totals)} adjudications; "
+          f"split over the {len(splits)} without a decision")
+    rows = [["adjudicate (total)", f"{statistics.mean(totals) * 1000:.1f}", f"{pct(totals, 50) * 1000:.1f}",
+             f"{pct(totals, 95) * 1000:.1f}", ""]]
+    split_sum = sum(sum(s.values()) for s in splits)
+    for step in STEPS:
+        values = [s[step] for s in splits]
+        rows.append([f"  {step}", f"{statistics.mean(values) * 1000:.2f}", f"{pct(values, 50) * 1000:.2f}",
+                     f"{pct(values, 95) * 1000:.2f}", f"{100 * sum(values) / split_sum:.0f}%"])
+    print(table(["step", "mean ms", "p50 ms", "p95 ms", "share of split"], rows))
+    print(f"adjudications per second: {len(totals) / sum(totals):.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
