@@ -103,3 +103,29 @@ def test_a_running_judge_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     assert "stopped" in err
     assert not (world.root / ".referee" / "mail-outbox").exists() or not any(
         (world.root / ".referee" / "mail-outbox").iterdir())
+
+
+def test_a_stop_during_sending_leaves_no_delivered_answer_queued(tmp_path: Path, monkeypatch) -> None:
+    """SIGTERM right after an answer is written to outbox/new (before it is recorded as sent): the round ends first."""
+    from pbem.mail import maildir as maildir_module
+
+    world = make_world(tmp_path)
+    maildir = tmp_path / "Maildir"
+    deliver(maildir, plain_mail("x@players.test", "status", ""))
+    real_send = maildir_module.MaildirOutbox.send
+    calls = []
+
+    def send_then_stop(self, item, envelope_from):  # type: ignore[no-untyped-def]
+        result = real_send(self, item, envelope_from)
+        calls.append(item.key)
+        if len(calls) == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return result
+
+    monkeypatch.setattr(maildir_module.MaildirOutbox, "send", send_then_stop)
+    rc, _, err = pbem("judge", world.root, "--maildir", maildir, "--address", JUDGE, "--poll", "0.2")
+    assert rc == 0, err
+    assert "stopped" in err
+    assert len(calls) == 3 and len(list((maildir / "outbox" / "new").glob("pbem-*"))) == 3
+    outbox = world.root / ".referee" / "mail-outbox"
+    assert not outbox.exists() or not any(outbox.iterdir())

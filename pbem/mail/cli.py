@@ -53,9 +53,12 @@ def cmd_judge(args: argparse.Namespace) -> int:
     stopping = {"now": False}
 
     def on_signal(number: int, frame: FrameType | None) -> None:
-        # Every write is atomic and ordered (see pbem/mail/state.py): stopping anywhere is safe.
+        # Only the flag while a round runs: an exception there would cut it between two writes (an
+        # answer already delivered but still in the game's outbox). `run` sees the flag once the round
+        # is done; a judge waiting for mail is interrupted at once (it has nothing half done then).
         stopping["now"] = True
-        raise KeyboardInterrupt
+        if judge.waiting:
+            raise KeyboardInterrupt
 
     previous: dict[signal.Signals, Any] = {}
     for number in (signal.SIGTERM, signal.SIGINT):
@@ -63,10 +66,12 @@ def cmd_judge(args: argparse.Namespace) -> int:
     try:
         judge.run(once=args.once, stop=lambda: stopping["now"])
     except KeyboardInterrupt:
-        print("pbem judge: stopped", file=sys.stderr)
+        stopping["now"] = True
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+    if stopping["now"]:
+        print("pbem judge: stopped", file=sys.stderr)
     return 0
 
 

@@ -87,6 +87,7 @@ class Judge:
         if len(set(ids)) != len(ids):
             raise PbemError("the same game was given twice")
         self.home = self.games[0]
+        self.waiting = False  # True only while `run` waits for mail: the one time a stop may interrupt it
         self.intake = MailIntake([g.served for g in self.games], self.home.served.root, limits.max_files)
 
     # --- running -------------------------------------------------------------------------------------
@@ -110,18 +111,35 @@ class Judge:
                     self.log(f"round failed ({error}); trying again in {self.poll_seconds:g} s")
                     self.inbox.close()
                     self.sender.close()
-                    time.sleep(self.poll_seconds)
+                    if self._idle(stop, lambda: time.sleep(self.poll_seconds)):
+                        break
                 rounds += 1
                 if once or stop() or (max_rounds is not None and rounds >= max_rounds):
                     break
-                self.inbox.wait(self._sleep())
-                if stop():
+                seconds = self._sleep()
+                if self._idle(stop, lambda: self.inbox.wait(seconds)):
                     break
         finally:
             for lock in reversed(locks):
                 lock.__exit__(None, None, None)
             self.inbox.close()
             self.sender.close()
+
+    def _idle(self, stop: Callable[[], bool], pause: Callable[[], None]) -> bool:
+        """Pause with `waiting` set (a signal handler may interrupt only then); True: stop now.
+
+        A round is never interrupted: a stop that comes while it runs is seen here, after the round
+        has recorded and sent everything it queued. `stop()` is asked again once `waiting` is set,
+        so a stop that came just before is not slept through.
+        """
+        self.waiting = True
+        try:
+            if stop():
+                return True
+            pause()
+        finally:
+            self.waiting = False
+        return stop()
 
     def round(self) -> RoundReport:
         report = RoundReport()
