@@ -22,7 +22,7 @@ from pbem.core.errors import Problem
 from .board import Board, lof_problem
 from .tables import Config, config
 from .state import State, stack
-from . import victory
+from .fire import combat_results
 
 
 def marker_names(cfg: Config) -> list[str]:
@@ -123,7 +123,6 @@ def resolve(state: State, side: str, orders: list[dict[str, Any]], dice: Dice, e
             finals[final] = []
             order_of.append(final)
         finals[final].append(marker)
-    auto = int(cfg.tables["auto_elim_odds"])
     for hex_id in order_of:
         markers = finals[hex_id]
         total = sum(strength(cfg, m) for m in markers)
@@ -134,20 +133,6 @@ def resolve(state: State, side: str, orders: list[dict[str, Any]], dice: Dice, e
                                  "markers": markers, "strength": total, "defense": defense, "odds": odds,
                                  "results": []}
         events.append(event)
-        for position, uid in enumerate(victims, start=1):
-            if odds >= auto:
-                roll, eliminated = None, True
-            elif odds < 1:
-                roll, eliminated = None, False
-            else:
-                roll = dice.die(6, f"11.4 {side} bombardment of {hex_id} at {odds}:1, unit {position} of "
-                                   f"{len(victims)}")
-                eliminated = roll <= odds
-            event["results"].append({"unit": uid, "side": cfg.counters[uid].side, "roll": roll,
-                                     "eliminated": eliminated})
-            if eliminated:
-                state["units"][uid]["status"] = "eliminated"
-                result = victory.check(state)
-                if result:
-                    events.append({"type": "victory", **result})
-                    return
+        label = f"11.4 {side} bombardment of {hex_id} at {odds}:1, unit {{position}} of {len(victims)}"
+        if combat_results(state, cfg, dice, event, victims, odds, label, events):
+            return

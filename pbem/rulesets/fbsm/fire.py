@@ -165,32 +165,43 @@ def resolve_fire(state: State, side: str, order: dict[str, Any], heavy: str | No
         strength += value
     defense = cfg.defense(target)
     odds = strength // defense
-    auto = int(cfg.tables["auto_elim_odds"])
     event: dict[str, Any] = {"type": "fire", "side": side, "section": "10.10", "target": target, "firers": firers,
                              "from": sorted(set(positions.values())), "strength": strength, "defense": defense,
                              "odds": odds, "close_assault": bool(close), "results": []}
     if heavy in firers:
         event["heavy_mg"] = heavy
     events.append(event)
-    result = None
-    for position, uid in enumerate(defenders, start=1):
+    label = f"10.10 {side} fire into {target} at {odds}:1, defender {{position}} of {len(defenders)}"
+    if combat_results(state, cfg, dice, event, defenders, odds, label, events):
+        return
+    if all(r["eliminated"] for r in event["results"]):
+        _advance(state, side, order, firers, positions, target, decisions, events)
+
+
+def combat_results(state: State, cfg: Config, dice: Dice, event: dict[str, Any], victims: list[str], odds: int,
+                   label: str, events: list[dict[str, Any]]) -> bool:
+    """10.10 (also for bombardment, 11.4): each unit in turn is eliminated outright at the
+    automatic-elimination odds or better, survives below 1:1, and otherwise is eliminated on a
+    d6 roll no higher than the odds. Results go into `event`; True once the game is won.
+    `label` names the roll, with `{position}` standing for the unit's place in the stack."""
+    auto = int(cfg.tables["auto_elim_odds"])
+    for position, uid in enumerate(victims, start=1):
         if odds >= auto:
             roll, eliminated = None, True
         elif odds < 1:
             roll, eliminated = None, False
         else:
-            roll = dice.die(6, f"10.10 {side} fire into {target} at {odds}:1, defender {position} of "
-                               f"{len(defenders)}")
+            roll = dice.die(6, label.format(position=position))
             eliminated = roll <= odds
-        event["results"].append({"unit": uid, "side": other(side), "roll": roll, "eliminated": eliminated})
+        event["results"].append({"unit": uid, "side": cfg.counters[uid].side, "roll": roll,
+                                 "eliminated": eliminated})
         if eliminated:
             state["units"][uid]["status"] = "eliminated"
             result = victory.check(state)
             if result:
                 events.append({"type": "victory", **result})
-                return
-    if all(r["eliminated"] for r in event["results"]):
-        _advance(state, side, order, firers, positions, target, decisions, events)
+                return True
+    return False
 
 
 def _advance(state: State, side: str, order: dict[str, Any], firers: list[str], positions: dict[str, str],
