@@ -273,14 +273,15 @@ def cmd_case(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     import tempfile
 
-    from .demo import play_demo
+    from .demo import play_demo, seed_from_file
 
     ruleset_id = args.ruleset or args.ruleset_id
     if not ruleset_id:
         raise PbemError("name the game: pbem demo fbsm (or --ruleset ID)")
     workdir = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix=f"pbem-demo-{ruleset_id}-"))
+    seed = seed_from_file(Path(args.seed_file)) if args.seed_file else None
     return play_demo(ruleset_id, Path(args.scenario) if args.scenario else None, workdir,
-                     chain_length=args.chain_length or 1024)
+                     chain_length=args.chain_length or 1024, seed=seed)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
@@ -388,6 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scenario")
     p.add_argument("--dir", help="where to play (default: a new temporary directory)")
     p.add_argument("--chain-length", type=int)
+    p.add_argument("--seed-file", metavar="F", help="derive the keys and the chain secret from this file's bytes, "
+                   "so the same file plays the same game byte for byte (default: fresh ones)")
 
     from .mail.cli import add_commands as add_mail_commands
     from .render.cli import add_commands as add_render_commands

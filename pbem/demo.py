@@ -7,10 +7,13 @@ back as signed replies. At the end the archive is audited.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from .core import signing, yamlio
 from .core.adjudicator import adjudicate
@@ -86,8 +89,26 @@ class DemoGame:
         return True
 
 
+def seed_from_file(path: Path) -> bytes:
+    """The demo seed a file stands for: the SHA-256 of its bytes, whatever they are."""
+    try:
+        return hashlib.sha256(path.read_bytes()).digest()
+    except OSError as exc:
+        raise PbemError(f"cannot read the seed file: {exc.strerror}", file=str(path)) from None
+
+
+def _derived(seed: bytes, label: str) -> bytes:
+    return hashlib.sha256(b"pbem/demo/" + label.encode("utf-8") + b"\0" + seed).digest()
+
+
 def setup_demo(ruleset_id: str, scenario: Path, workdir: Path, *, chain_length: int = 1024,
-               say: Callable[[str], None] = print) -> DemoGame:
+               say: Callable[[str], None] = print, seed: bytes | None = None) -> DemoGame:
+    """Keys in workdir/keys and a new game in workdir/game.
+
+    Without a seed the keys and the chain secret are fresh. With one, both derive from it, and
+    since the bots draw their choices from their keys and views, the whole archive does too:
+    the same seed plays the same game, byte for byte.
+    """
     keys = workdir / "keys"
     keys.mkdir(parents=True, exist_ok=True)
     ruleset = get_ruleset(ruleset_id)
@@ -96,21 +117,24 @@ def setup_demo(ruleset_id: str, scenario: Path, workdir: Path, *, chain_length: 
     opened = {}
     for name in ["referee", *sides]:
         if not (keys / name).exists():
-            signing.write_keypair(name, keys)
+            private = Ed25519PrivateKey.from_private_bytes(_derived(seed, "key/" + name)) if seed else None
+            signing.write_keypair(name, keys, private)
         opened[name] = signing.load_signing_key(keys / name, passphrase=b"")
     root = workdir / "game"
     public = {side: opened[side].public_line for side in sides}
-    new_game(scenario, f"demo-{ruleset_id}", opened["referee"], public, root, chain_length=chain_length)
+    new_game(scenario, f"demo-{ruleset_id}", opened["referee"], public, root, chain_length=chain_length,
+             secret=_derived(seed, "chain-secret") if seed else None)
     return DemoGame(root, opened["referee"], {side: opened[side] for side in sides}, say)
 
 
-def play_demo(ruleset_id: str, scenario: Path | None, workdir: Path, *, chain_length: int = 1024) -> int:
+def play_demo(ruleset_id: str, scenario: Path | None, workdir: Path, *, chain_length: int = 1024,
+              seed: bytes | None = None) -> int:
     if workdir.exists() and any(workdir.iterdir()):
         print(f"{workdir} is not empty; give a new directory", file=sys.stderr)
         return 2
     scenario = scenario or default_scenario(ruleset_id)
     print(f"pbem demo: {ruleset_id} from {scenario}, bots on every side, in {workdir}")
-    game = setup_demo(ruleset_id, scenario, workdir, chain_length=chain_length)
+    game = setup_demo(ruleset_id, scenario, workdir, chain_length=chain_length, seed=seed)
     rounds = 0
     while game.round():
         rounds += 1

@@ -40,3 +40,31 @@ def test_demo_takes_the_game_as_its_first_word(tmp_path: Path, monkeypatch: pyte
     out = capsys.readouterr().out
     assert "audit: OK" in out and "game over" in out
     assert main(["demo"]) == 2
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(root)): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def test_demo_with_a_seed_file_plays_the_same_game_byte_for_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("PBEM_RULESETS", "duel=tests.rulesets.duel:Duel")
+    seeds = {"a": b"first seed\n", "b": b"second seed\n"}
+    for name, content in seeds.items():
+        (tmp_path / name).write_bytes(content)
+    games = {}
+    for run, seed in (("1", "a"), ("2", "a"), ("3", "b")):
+        assert main(["demo", "duel", "--scenario", str(DUEL_SCENARIO), "--dir", str(tmp_path / run),
+                     "--seed-file", str(tmp_path / seed)]) == 0
+        games[run] = _files(tmp_path / run / "game")
+    assert games["1"] == games["2"]
+    assert games["1"]["game.yaml"] != games["3"]["game.yaml"]  # another seed: other keys, another anchor
+    assert "audit: OK" in capsys.readouterr().out
+
+
+def test_demo_names_a_missing_seed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("PBEM_RULESETS", "duel=tests.rulesets.duel:Duel")
+    assert main(["demo", "duel", "--scenario", str(DUEL_SCENARIO), "--dir", str(tmp_path / "d"),
+                 "--seed-file", str(tmp_path / "nothing")]) != 0
+    assert "nothing" in capsys.readouterr().err

@@ -72,10 +72,11 @@ class AskingGame:
 
     STANDING = {"us": {"rally": "ask", "advance": "ask"}, "german": {"advance": "ask", "placement": "orders"}}
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, seed: bytes = b"asking game 1") -> None:
         from pbem.demo import DemoGame
 
-        game = setup_demo("fbsm", SCENARIO, workdir, say=lambda _: None)
+        # A fixed seed: whether a rally or an advance comes up at all depends on the dice.
+        game = setup_demo("fbsm", SCENARIO, workdir, say=lambda _: None, seed=seed)
         standing: dict[str, dict[str, object]] = {side: dict(answers) for side, answers in self.STANDING.items()}
         self.game = DemoGame(game.root, game.referee, game.players, lambda _: None, standing=standing)
         self.asked: list[str] = []

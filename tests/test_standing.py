@@ -71,13 +71,14 @@ def test_demo_bots_send_standing_answers(tmp_path: Path) -> None:
     """With `when_hit: stand` on both sides, hits happen and no decision request is ever sent.
 
     Two HQs deployed to one cell can never hit each other (F2), so games are played until one
-    has hits: five such games in a row have odds of 1 in 3125.
+    has hits: five such games in a row have odds of 1 in 3125, and the seeds make the run repeatable.
     """
     scenario = tmp_path / "long.yaml"  # 40 turns, so a game with the HQs apart sees hits
     scenario.write_text(DUEL_SCENARIO.read_text().replace("turns: 6", "turns: 40"))
     losses = 0
     for attempt in range(5):
-        quiet = setup_demo("duel", scenario, tmp_path / f"quiet{attempt}", say=lambda _: None)
+        quiet = setup_demo("duel", scenario, tmp_path / f"quiet{attempt}", say=lambda _: None,
+                           seed=f"quiet {attempt}".encode())
         quiet.standing = {"red": {"when_hit": "stand"}, "blue": {"when_hit": "stand"}}
         while quiet.round():
             pass

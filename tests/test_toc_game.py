@@ -79,7 +79,7 @@ def test_many_archived_games(tmp_path: Path, number: int) -> None:
 
 
 def test_decisions_by_mail_replay_in_the_audit(tmp_path: Path) -> None:
-    plain = setup_demo("toc", SCENARIO, tmp_path, say=lambda _: None)
+    plain = setup_demo("toc", SCENARIO, tmp_path, say=lambda _: None, seed=b"toc asking game")
     asked: list[str] = []
     # Players keep `ask` for every decision, so decisions go out by mail.
     game = DemoGame(plain.root, plain.referee, plain.players, asked.append,

@@ -299,10 +299,10 @@ def _check_comment(comment: str) -> None:
         raise ValueError(f"a key comment must be one line: {comment!r}")
 
 
-def generate_keypair(comment: str) -> tuple[bytes, str]:
-    """A fresh Ed25519 key: (private key file bytes as ssh-keygen writes them, public key line)."""
+def generate_keypair(comment: str, private: Ed25519PrivateKey | None = None) -> tuple[bytes, str]:
+    """A fresh Ed25519 key, or `private` if given: (key file bytes as ssh-keygen writes them, public key line)."""
     _check_comment(comment)
-    private = Ed25519PrivateKey.generate()
+    private = private if private is not None else Ed25519PrivateKey.generate()
     # ssh-keygen fills the check integers with random bytes; so do we.
     checkint = int.from_bytes(os.urandom(4), "big")
     container = (
@@ -334,15 +334,18 @@ def _create_exclusive(path: Path, data: bytes, mode: int) -> None:
         os.fsync(handle.fileno())
 
 
-def write_keypair(name: str, out_dir: Path) -> tuple[Path, Path]:
-    """Write out_dir/name (0600) and out_dir/name.pub like `ssh-keygen -t ed25519 -C name`."""
+def write_keypair(name: str, out_dir: Path, private: Ed25519PrivateKey | None = None) -> tuple[Path, Path]:
+    """Write out_dir/name (0600) and out_dir/name.pub like `ssh-keygen -t ed25519 -C name`.
+
+    The key is fresh unless `private` is given (`pbem demo --seed-file` derives its keys).
+    """
     if not name or name in (".", "..") or "/" in name or os.sep in name or "\0" in name:
         raise ValueError(f"a key name must be a plain file name: {name!r}")
     private_path, public_path = out_dir / name, out_dir / f"{name}.pub"
     for path in (private_path, public_path):
         if path.exists() or path.is_symlink():
             raise KeyFileError("refusing to overwrite an existing key file", file=str(path))
-    private_bytes, public_line = generate_keypair(name)
+    private_bytes, public_line = generate_keypair(name, private)
     out_dir.mkdir(parents=True, exist_ok=True)
     _create_exclusive(private_path, private_bytes, 0o600)
     try:
