@@ -44,10 +44,13 @@ class Receipt:
     rel: str
     hash: str
     still_awaited: tuple[str, ...]
+    replaces: str | None = None  # the side's earlier file for this seq that no longer counts
 
     def __str__(self) -> str:
         waiting = ", ".join(self.still_awaited) or "nobody: ready to adjudicate"
-        return f"accepted {self.kind} of {self.side} for seq {self.seq}: {self.rel} {self.hash}; still awaited: {waiting}"
+        replaced = f" (replaces {self.replaces}, which no longer counts)" if self.replaces else ""
+        return (f"accepted {self.kind} of {self.side} for seq {self.seq}: {self.rel} {self.hash}{replaced}; "
+                f"still awaited: {waiting}")
 
 
 def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int = yamlio.MAX_FILE_BYTES) -> list[Candidate]:
@@ -115,6 +118,7 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
         raise OrdersError(doc.problem(f"this exact file was accepted before as {same[-1]} and has since been "
                                       f"replaced by {mine[-1]}; to go back to it, sign a fresh copy "
                                       "(new entropy)", section="PROTOCOL §4"))
+    replaces = None
     if same:
         rel = same[-1]  # the same mail delivered twice: the same receipt, nothing written
     elif len(mine) >= MAX_SUBMISSIONS_PER_SIDE:
@@ -123,9 +127,10 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
     else:
         rel = f"orders/{seq_dir(expect.seq)}/{signer}-{archive.next_arrival(expect.seq):04d}.yaml"
         archive.write_signed_rel(rel, data, candidate.signature)
+        replaces = mine[-1] if mine else None
     have = {side for side, _, _ in archive.orders_files(expect.seq)}
     return Receipt(signer, "orders", expect.seq, rel, chance.file_hash(data),
-                   tuple(side for side in expect.awaiting if side not in have))
+                   tuple(side for side in expect.awaiting if side not in have), replaces)
 
 
 def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: bytes, signer: str,
