@@ -1,4 +1,4 @@
-"""Fuzzing the intake with mutated, signed fbsm orders files (issue 7, "Fuzzing").
+"""Fuzzing the intake with mutated, signed fbsm and toc orders files (issue 7, "Fuzzing").
 
 A valid orders file is made by the bot from a real view, then mutated: on the data (delete a
 key, change a value's type, insert a key, reorder keys) or on the bytes (flip, truncate, insert,
@@ -171,10 +171,10 @@ def try_submission(root: Path, pristine: Path, mail: Path, data: bytes, sig: str
 
 
 class Place:
-    """An fbsm game at one point, with a valid unsubmitted orders file for the awaited side."""
+    """A game at one point, with a valid unsubmitted orders file for the awaited side."""
 
-    def __init__(self, work: Path, rounds: int) -> None:
-        self.game = play_bot_game("fbsm", work / "w", rounds=rounds)
+    def __init__(self, ruleset_id: str, work: Path, rounds: int) -> None:
+        self.game = play_bot_game(ruleset_id, work / "w", rounds=rounds)
         self.root = self.game.root
         self.pristine = work / "pristine"
         shutil.copytree(self.root, self.pristine)
@@ -191,8 +191,11 @@ class Place:
 
 @pytest.fixture(scope="module")
 def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Place]:
-    return {"setup": Place(tmp_path_factory.mktemp("setup"), 0),
-            "turn": Place(tmp_path_factory.mktemp("turn"), 14)}
+    # toc: the first German entry (8.x, march mode) and, 9 exchanges on, a British player turn (5.3)
+    return {"fbsm-setup": Place("fbsm", tmp_path_factory.mktemp("setup"), 0),
+            "fbsm-turn": Place("fbsm", tmp_path_factory.mktemp("turn"), 14),
+            "toc-entry": Place("toc", tmp_path_factory.mktemp("toc-entry"), 0),
+            "toc-turn": Place("toc", tmp_path_factory.mktemp("toc-turn"), 9)}
 
 
 def test_the_unmutated_files_are_accepted(places: dict[str, Place]) -> None:
@@ -202,7 +205,7 @@ def test_the_unmutated_files_are_accepted(places: dict[str, Place]) -> None:
                               place.game.referee) == "accepted+adjudicated"
 
 
-@pytest.mark.parametrize("where", ["setup", "turn"])
+@pytest.mark.parametrize("where", ["fbsm-setup", "fbsm-turn", "toc-entry", "toc-turn"])
 @FUZZ
 @given(data=st.data())
 def test_mutated_orders_are_refused_cleanly_or_valid(places: dict[str, Place], where: str, data: st.DataObject) -> None:
