@@ -180,9 +180,21 @@ def cmd_audit(args: argparse.Namespace) -> int:
 # --- the players' commands --------------------------------------------------------------------------
 
 
+def _from_referee(path: str, game_file: str | None, kind: str) -> None:
+    """Check the referee's signature on a view or request when the player names the game."""
+    from .core.from_referee import check_from_referee, game_from_file
+
+    if game_file is None:
+        print(f"note: the referee's signature on {path} was not checked (give --game game.yaml to check it)",
+              file=sys.stderr)
+        return
+    check_from_referee(path, game_from_file(game_file), kind)
+
+
 def cmd_orders(args: argparse.Namespace) -> int:
     from .core.players import orders_template, read_view
 
+    _from_referee(args.view, args.game, "view")
     text = orders_template(read_view(args.view))
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
@@ -206,6 +218,7 @@ def _report(findings: Sequence[object], ok_message: str) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     from .core.players import check_orders, read_view
 
+    _from_referee(args.view, args.game, "view")
     return _report(check_orders(read_view(args.view), args.orders),
                    f"OK: {args.orders} passes every check its view allows")
 
@@ -213,6 +226,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_decide(args: argparse.Namespace) -> int:
     from .core.players import parse_answer, reply_document
 
+    _from_referee(args.request, args.game, "decision-request")
     path = Path(args.request)
     data = path.read_bytes()
     request = yamlio.load_bytes(data, str(path)).data
@@ -329,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("orders", cmd_orders, "an orders template for the next phase, from your latest view")
     p.add_argument("view")
     p.add_argument("--out")
+    p.add_argument("--game", help="the game's game.yaml (game.yaml.sig beside it): check the referee signed the file")
 
     p = command("sign", cmd_sign, "sign a pbem file (FILE.sig, or the armored form with --armor)")
     p.add_argument("file")
@@ -344,6 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("check", cmd_check, "pre-check your orders against your view before sending them")
     p.add_argument("view")
     p.add_argument("orders")
+    p.add_argument("--game", help="the game's game.yaml (game.yaml.sig beside it): check the referee signed the file")
 
     p = command("submit", cmd_submit, "the referee's intake: a detached pair, an armored file or a mail text")
     p.add_argument("game_dir")
@@ -366,6 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--answer", required=True)
     p.add_argument("--key", required=True)
     p.add_argument("--out")
+    p.add_argument("--game", help="the game's game.yaml (game.yaml.sig beside it): check the referee signed the file")
 
     p = command("audit", cmd_audit, "re-check and replay a whole game archive")
     p.add_argument("game_dir")
