@@ -177,6 +177,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return _report(audit(args.game_dir), f"OK: {args.game_dir}")
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from .core.export import export
+
+    names = export(args.game_dir, args.out, unfinished=args.unfinished)
+    print(f"wrote {args.out}: {len(names)} files, without the referee's secrets")
+    return 0
+
+
 # --- the players' commands --------------------------------------------------------------------------
 
 
@@ -386,6 +394,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("audit", cmd_audit, "re-check and replay a whole game archive")
     p.add_argument("game_dir")
+
+    p = command("export", cmd_export, "the archive as one .tar.gz anyone may hold (no referee secrets)")
+    p.add_argument("game_dir")
+    p.add_argument("out", help="the file to write, such as my-game.tar.gz")
+    p.add_argument("--unfinished", action="store_true",
+                   help="export a game still in play (its master files show everything: for a neutral auditor)")
 
     p = command("verify-view", cmd_verify_view, "check your own views: signatures, chains, seeds and rolls")
     p.add_argument("views", nargs="+")
