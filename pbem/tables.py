@@ -8,6 +8,7 @@ assumed ones, so an assumed number is never passed off as the publisher's.
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -45,3 +46,25 @@ def assumed_entries(node: Any, path: str = "") -> list[tuple[str, Any, str]]:
     for key, sub in node.items():
         found += assumed_entries(sub, f"{path}.{key}" if path else str(key))
     return found
+
+
+@dataclass(frozen=True)
+class TableFile:
+    """A ruleset's packaged tables file, read three ways."""
+
+    package: str
+    name: str = "tables.yaml"
+
+    def annotated(self) -> dict[str, Any]:
+        """The tables with their provenance (`value` plus `source` or `assumed`)."""
+        found: dict[str, Any] = copy.deepcopy(packaged_yaml(self.package, self.name))
+        return found
+
+    def plain(self) -> dict[str, Any]:
+        """The tables as plain values."""
+        found: dict[str, Any] = plain_values(packaged_yaml(self.package, self.name))
+        return found
+
+    def assumed(self) -> list[tuple[str, Any, str]]:
+        """Every assumed value: (path, value, note), which the ruleset's docs must list."""
+        return assumed_entries(packaged_yaml(self.package, self.name))

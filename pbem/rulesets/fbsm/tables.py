@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from pbem.core.errors import PbemError, Problem
 from pbem.geometry.hexgrid import Hex, HexGrid, Line
 from pbem.geometry.hexmap import HexMap, MapError
-from pbem.tables import assumed_entries, packaged_yaml, plain_values
+from pbem.tables import TableFile, packaged_yaml
 
 DEFAULT_MAP = "second-marne"
 PACKAGED_MAPS = {"second-marne": "map.yaml"}
@@ -34,21 +34,10 @@ def _packaged(name: str) -> Any:
     return packaged_yaml("pbem.rulesets.fbsm.data", name)
 
 
-def annotated_tables() -> dict[str, Any]:
-    """The packaged tables with their provenance (`value` plus `source` or `assumed`)."""
-    found: dict[str, Any] = copy.deepcopy(_packaged("tables.yaml"))
-    return found
-
-
-def plain_tables() -> dict[str, Any]:
-    """The packaged tables as plain values."""
-    found: dict[str, Any] = plain_values(_packaged("tables.yaml"))
-    return found
-
-
-def assumed_values() -> list[tuple[str, Any, str]]:
-    """Every assumed table value: (path, value, note), which the ruleset's docs must list."""
-    return assumed_entries(_packaged("tables.yaml"))
+TABLES = TableFile("pbem.rulesets.fbsm.data")
+annotated_tables = TABLES.annotated
+plain_tables = TABLES.plain
+assumed_values = TABLES.assumed
 
 
 def override_problems(base: Any, over: Any, path: str = "tables") -> list[Problem]:

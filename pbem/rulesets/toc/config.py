@@ -21,7 +21,7 @@ from typing import Any, Mapping
 from pbem.core.errors import PbemError, Problem
 from pbem.geometry.hexgrid import Hex, HexGrid, Line
 from pbem.geometry.hexmap import HexMap, MapError
-from pbem.tables import assumed_entries, packaged_yaml, plain_values
+from pbem.tables import TableFile, packaged_yaml
 
 SIDES = ("german", "british")
 DEFAULT_MAP = "mons"
@@ -41,21 +41,10 @@ def _packaged(name: str) -> Any:
     return packaged_yaml("pbem.rulesets.toc.data", name)
 
 
-def annotated_tables() -> dict[str, Any]:
-    """The packaged tables with their provenance (`value` plus `source` or `assumed`)."""
-    found: dict[str, Any] = copy.deepcopy(_packaged("tables.yaml"))
-    return found
-
-
-def plain_tables() -> dict[str, Any]:
-    """The packaged tables as plain values."""
-    found: dict[str, Any] = plain_values(_packaged("tables.yaml"))
-    return found
-
-
-def assumed_values() -> list[tuple[str, Any, str]]:
-    """Every assumed table value: (path, value, note), which the ruleset's docs must list."""
-    return assumed_entries(_packaged("tables.yaml"))
+TABLES = TableFile("pbem.rulesets.toc.data")
+annotated_tables = TABLES.annotated
+plain_tables = TABLES.plain
+assumed_values = TABLES.assumed
 
 
 def oob() -> dict[str, Any]:
