@@ -8,7 +8,7 @@ bytes the referee would write (through the same code) so a test compares files, 
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .core import chance, yamlio
 from .core.game import next_block
@@ -71,3 +71,18 @@ def _diff(before: bytes, after: bytes) -> str:
     lines = difflib.unified_diff(before.decode().splitlines(), after.decode().splitlines(), "before", "after",
                                  lineterm="", n=1)
     return "\n".join(list(lines)[:40])
+
+
+def stacks_of(units: Mapping[str, Mapping[str, Any]], belongs: Callable[[str], bool],
+              on_map: str = "active") -> dict[str, list[str]]:
+    """hex -> the ids of the units `belongs` picks there, bottom first (by `z`), for hex wargames."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for uid, unit in units.items():
+        if unit["status"] == on_map and belongs(uid):
+            found.setdefault(unit["hex"], []).append((unit["z"], uid))
+    return {h: [u for _, u in sorted(items)] for h, items in sorted(found.items())}
+
+
+def under_the_top(stacks: Mapping[str, Sequence[str]]) -> list[tuple[str, str]]:
+    """(hex, unit) for every unit under the top of its stack: what fog of war hides (top unit only)."""
+    return [(h, u) for h, items in stacks.items() for u in items[:-1]]

@@ -16,7 +16,7 @@ import pytest
 from pbem.core import yamlio
 from pbem.rulesets.fbsm import Fbsm, selfplay
 from pbem.rulesets.fbsm.tables import config
-from pbem.testing import assert_no_leak, assert_visible, view_bytes
+from pbem.testing import assert_no_leak, assert_visible, stacks_of, under_the_top, view_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = yamlio.load_file(ROOT / "samples" / "fbsm" / "scenario.yaml").data
@@ -36,16 +36,12 @@ SITUATIONS = list(situations())
 
 def stacks(state: dict[str, Any], side: str) -> dict[str, list[str]]:
     cfg = config(state["setup"])
-    found: dict[str, list[tuple[int, str]]] = {}
-    for uid, unit in state["units"].items():
-        if unit["status"] == "active" and cfg.counters[uid].side == side:
-            found.setdefault(unit["hex"], []).append((unit["z"], uid))
-    return {h: [u for _, u in sorted(items)] for h, items in sorted(found.items())}
+    return stacks_of(state["units"], lambda uid: cfg.counters[uid].side == side, on_map="active")
 
 
 def hidden(state: dict[str, Any], side: str) -> list[tuple[str, str]]:
     """(hex, unit) for every unit of `side` under the top of its stack."""
-    return [(h, u) for h, items in stacks(state, side).items() for u in items[:-1]]
+    return under_the_top(stacks(state, side))
 
 
 def test_situations_have_hidden_units() -> None:

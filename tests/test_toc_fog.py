@@ -19,7 +19,7 @@ from pbem.core import chance
 from pbem.core.ruleset import DecisionNeeded, Decisions, Submission
 from pbem.rulesets.toc import Toc, selfplay
 from pbem.rulesets.toc.config import config
-from pbem.testing import assert_no_leak, assert_visible
+from pbem.testing import assert_no_leak, assert_visible, stacks_of, under_the_top
 
 RULESET = Toc()
 SIDES = ["german", "british"]
@@ -42,16 +42,12 @@ SITUATIONS = list(situations())
 
 def stacks(state: dict[str, Any], side: str) -> dict[str, list[str]]:
     cfg = config(state["setup"])
-    found: dict[str, list[tuple[int, str]]] = {}
-    for uid, unit in state["units"].items():
-        if unit["status"] == "map" and cfg.counters[uid].side == side:
-            found.setdefault(unit["hex"], []).append((unit["z"], uid))
-    return {h: [u for _, u in sorted(items)] for h, items in sorted(found.items())}
+    return stacks_of(state["units"], lambda uid: cfg.counters[uid].side == side, on_map="map")
 
 
 def hidden(state: dict[str, Any], side: str) -> list[tuple[str, str]]:
     """(hex, unit) for every unit of `side` under the top of its stack."""
-    return [(h, u) for h, items in stacks(state, side).items() for u in items[:-1]]
+    return under_the_top(stacks(state, side))
 
 
 def test_situations_have_hidden_units() -> None:
