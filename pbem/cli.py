@@ -162,7 +162,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     from .core.adjudicator import adjudicate
 
-    report = adjudicate(args.game_dir, _referee_key(args), missing_none=args.missing == "none")
+    report = adjudicate(args.game_dir, _referee_key(args), missing_none=args.missing == "none", lapse=args.lapse)
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(report.message)
@@ -377,6 +377,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("adjudicate", cmd_adjudicate, "resolve the next adjudication and write the turn and views")
     p.add_argument("game_dir")
     p.add_argument("--missing", choices=["none"], help="treat sides that sent nothing as giving no orders")
+    p.add_argument("--lapse", action="store_true",
+                   help="a decision request still unanswered (its deadline passed) takes its first option, the "
+                        "rules' default; recorded in a signed lapse file")
     p.add_argument("--key", help="the referee's private key (default: the one given to `pbem new`)")
 
     p = command("bot", cmd_bot, "signed, legal orders for a side's awaited phase, from that side's latest view")

@@ -74,3 +74,45 @@ def test_bad_deadline_is_refused_at_start(tmp_path: Path) -> None:
     """game.yaml's schema refuses it when the game is made, before any judge runs."""
     with pytest.raises(PbemError, match="settings.deadline"):
         make_world(tmp_path, settings={"deadline": "soon"})
+
+
+def test_a_decision_request_has_a_deadline_then_takes_the_rules_default(tmp_path: Path) -> None:
+    from pbem.core import chance, signing, yamlio
+    from tests.test_hostile_input import TwoAsks, reply
+
+    scenario = tmp_path / "two.yaml"
+    scenario.write_text(f"pbem: 1\nkind: scenario\nruleset: {TwoAsks.id}\ntitle: two asks\nsetup: {{}}\n")
+    world = make_world(tmp_path, ruleset_scenario=scenario, game_id="two-mail",
+                       settings={"deadline": "48h", "reminder": "12h"})
+    maildir = tmp_path / "Maildir"
+    judge = maildir_judge(world, maildir)
+    judge.run(once=True)
+    take_outbox(maildir)  # the welcomes
+    for side in ("red", "blue"):
+        data, sig = signed_orders(world, side, [])
+        deliver(maildir, plain_mail(ADDRESSES[side], "orders", "x", files={"o.yaml": data, "o.yaml.sig": sig.encode()}))
+    world.clock.advance(hours=1)
+    judge.run(once=True)
+    asked = [m for m in take_outbox(maildir) if "your decision is needed" in parse_mail(m)["Subject"]]
+    assert [recipients(m) for m in asked] == [[ADDRESSES["blue"]]]
+    assert "Deadline: 2026-03-03T13:00:00Z" in body_text(asked[0])  # 48 h from the request, not from seq 1
+    assert "the first option, left, applies" in body_text(asked[0])
+    world.clock.advance(hours=37)  # past the reminder (36 h after the request)
+    judge.run(once=True)
+    [reminder] = take_outbox(maildir)
+    assert recipients(reminder) == [ADDRESSES["blue"]] and "decision 0" in body_text(reminder)
+    assert "first option applies" in body_text(reminder)
+    world.clock.advance(hours=11, minutes=1)  # past the deadline: blue's retreat lapses to "left"
+    judge.run(once=True)
+    lapse = yamlio.load_file(world.root / "decisions/0001/lapse-000.yaml").data
+    assert lapse["answer"] == "left"
+    asked = [m for m in take_outbox(maildir) if "your decision is needed" in parse_mail(m)["Subject"]]
+    assert [recipients(m) for m in asked] == [[ADDRESSES["red"]]]  # red's own question, with its own clock
+    request = chance.file_hash((world.root / "decisions/0001/request-001.yaml").read_bytes())
+    answer = reply("red", request, "stay", seq=1, game="two-mail")
+    sig = signing.sign(answer, world.keys["red"], signing.namespace("orders", "two-mail"))
+    deliver(maildir, plain_mail(ADDRESSES["red"], "reply", "x", files={"r.yaml": answer, "r.yaml.sig": sig.encode()}))
+    judge.run(once=True)
+    turn, _ = load_turn(Archive(world.root), load_game(world.root), 1)
+    assert turn["state"]["log"] == ["left", "stay"]
+    assert audit(world.root) == []

@@ -17,9 +17,11 @@ from .archive import Archive, commit_folder, seq_dir, view_rel
 from .errors import ArchiveError, OrdersError, PbemError, Problem
 from .game import WARN_FRACTION_PERCENT, Game, chain_secret, load_game
 from .game import next_block
+from .lapse import lapse_unanswered
 from .position import Position, current_position
 from .schemafiles import load_schema
-from .ruleset import STANDING_KEY, DecisionNeeded, DecisionRequest, Decisions, Ruleset, State, Submission
+from .ruleset import (STANDING_KEY, DecisionNeeded, DecisionRequest, Decisions, Ruleset, State, Submission,
+                      same_plain)
 from .views import turn_view
 
 MAX_PHASES_PER_ADJUDICATION = 10_000
@@ -164,6 +166,7 @@ class DecisionFile:
 def decision_files(archive: Archive, game: Game, seq: int) -> dict[int, DecisionFile]:
     """Requests of one adjudication and the newest reply to each (signatures re-checked)."""
     found: dict[int, DecisionFile] = {}
+    first_options: dict[int, Any] = {}
     for index, rel in archive.decision_requests(seq):
         stored = archive.read_signed(rel)
         signing.verify(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key}, file=rel)
@@ -171,6 +174,7 @@ def decision_files(archive: Archive, game: Game, seq: int) -> dict[int, Decision
         if request["index"] != index or request["seq"] != seq:
             raise ArchiveError(f"{rel}: says decision {request['index']} of seq {request['seq']}")
         found[index] = DecisionFile(index, request["side"], rel, chance.file_hash(stored.data), None, None, None)
+        first_options[index] = request["options"][0] if request["options"] else None
     for index, _, rel in archive.decision_replies(seq):
         stored = archive.read_signed(rel)
         side = signing.verify(stored.data, stored.signature, game.orders_namespace(), game.side_keys, file=rel)
@@ -180,7 +184,25 @@ def decision_files(archive: Archive, game: Game, seq: int) -> dict[int, Decision
             raise ArchiveError(f"{rel}: a reply that matches no request of adjudication {seq}")
         found[index] = DecisionFile(index, side, known.request_rel, known.request_hash, rel,
                                     chance.file_hash(stored.data), reply["answer"])
+    for index, rel in archive.decision_lapses(seq):
+        found[index] = _lapse_file(archive, game, seq, index, rel, found.get(index), first_options.get(index))
     return found
+
+
+def _lapse_file(archive: Archive, game: Game, seq: int, index: int, rel: str, known: DecisionFile | None,
+                default: Any) -> DecisionFile:
+    """A lapse stands in for the reply: the request's first option, recorded by the referee (core/lapse.py)."""
+    stored = archive.read_signed(rel)
+    signing.verify(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key}, file=rel)
+    lapse = _checked(stored.data, rel, "decision-lapse")
+    if (known is None or known.reply_rel is not None or lapse["index"] != index or lapse["seq"] != seq
+            or lapse["side"] != known.side or lapse["request"] != known.request_hash):
+        raise ArchiveError(f"{rel}: a lapse that matches no unanswered request of adjudication {seq}")
+    if not same_plain(lapse["answer"], default):
+        raise ArchiveError(f"{rel}: applies {lapse['answer']!r}, but a lapse applies the request's first option, "
+                           f"{default!r}")
+    return DecisionFile(index, known.side, known.request_rel, known.request_hash, rel,
+                        chance.file_hash(stored.data), lapse["answer"])
 
 
 def _checked(data: bytes, rel: str, kind: str) -> dict[str, Any]:
@@ -265,14 +287,21 @@ class AdjudicationReport:
 
 
 def adjudicate(game_dir: str | Path, referee_key: signing.SigningKey, *,
-               missing_none: bool = False) -> AdjudicationReport:
-    """Resolve the next adjudication if everything it needs is in; write its files."""
+               missing_none: bool = False, lapse: bool = False) -> AdjudicationReport:
+    """Resolve the next adjudication if everything it needs is in; write its files.
+
+    `missing_none`: sides that sent no orders give none. `lapse`: every decision request still
+    unanswered gets its first option, recorded in a referee-signed lapse file (core/lapse.py).
+    """
     archive = Archive(game_dir)
     archive.require()
     with archive.locked():
         game = load_game(game_dir)
         _check_referee_key(game, referee_key)
-        return _adjudicate_locked(archive, game, current_position(game), referee_key, missing_none)
+        position = current_position(game)
+        if lapse and not position.over():
+            lapse_unanswered(archive, game, position.next_seq, referee_key)
+        return _adjudicate_locked(archive, game, position, referee_key, missing_none)
 
 
 def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee: signing.SigningKey,

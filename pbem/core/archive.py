@@ -10,6 +10,8 @@ Layout (seq k as four digits, NNNN):
     orders/NNNN/<side>-<n>.yaml(.sig) every accepted orders file, n counting arrivals
     decisions/NNNN/request-<j>.yaml(.sig)      requests, j the decision index
     decisions/NNNN/reply-<j>-<n>.yaml(.sig)    replies, n counting arrivals
+    decisions/NNNN/lapse-<j>.yaml(.sig)        the referee's record that request j went
+                                               unanswered past its deadline
     turns/NNNN/turn.yaml(.sig)        the master record of adjudication k
     turns/NNNN/<side>.yaml(.sig)      that side's view k
 
@@ -206,6 +208,11 @@ class Archive:
         """(decision index, arrival number, rel path) of every stored reply for seq, in arrival order."""
         rows = self._signed_names(f"decisions/{seq_dir(seq)}", r"reply-([0-9]{3,})-([0-9]{4,})\.yaml")
         return sorted(((int(index), int(number), rel) for (index, number), rel in rows), key=lambda r: (r[1], r[0]))
+
+    def decision_lapses(self, seq: int) -> list[tuple[int, str]]:
+        """(decision index, rel path) of every request of seq whose deadline passed unanswered."""
+        rows = self._signed_names(f"decisions/{seq_dir(seq)}", r"lapse-([0-9]{3,})\.yaml")
+        return sorted((int(index), rel) for (index,), rel in rows)
 
     def next_arrival(self, seq: int) -> int:
         """The arrival number for the next orders file or reply of this seq."""

@@ -300,6 +300,8 @@ class Auditor:
             self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
         for _, _, rel in self.archive.decision_replies(seq):
             self.signed(rel, game.orders_namespace(), game.side_keys)
+        for _, rel in self.archive.decision_lapses(seq):
+            self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
 
 
 def audit(root: Path | str) -> list[Discrepancy]:

@@ -155,6 +155,10 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         raise OrdersError(doc.problem("names a decision request that was never sent", ("request",),
                                       section="PROTOCOL §4"))
     index, request_doc = request
+    if any(j == index for j, _ in archive.decision_lapses(seq)):
+        raise OrdersError(doc.problem(f"the deadline for decision {index} passed before this reply came: the "
+                                      f"rules' default {request_doc['options'][0]!r} was applied", ("request",),
+                                      section=request_doc["section"]))
     later = [j for j, _ in archive.decision_requests(seq) if j > index]
     if later:
         raise OrdersError(doc.problem(f"decision {index} was already acted on: adjudication {seq} went on with "

@@ -11,7 +11,8 @@ from typing import Any
 from .errors import PbemError
 from .ruleset import Ruleset
 
-KINDS = ("game", "scenario", "orders", "turn", "view", "decision-request", "decision-reply", "case")
+KINDS = ("game", "scenario", "orders", "turn", "view", "decision-request", "decision-reply", "decision-lapse",
+         "case")
 
 
 @lru_cache(maxsize=None)

@@ -38,7 +38,12 @@ def status(game_dir: Path | str, *, public: bool = False) -> str:
     decisions = decision_files(archive, game, seq)
     if not public:
         for index, record in sorted(decisions.items()):
-            state = f"answered in {record.reply_rel}" if record.reply_rel else "awaiting the reply"
+            if record.reply_rel is None:
+                state = "awaiting the reply"
+            elif "/lapse-" in record.reply_rel:
+                state = f"lapsed (deadline passed; the rules' default {record.answer!r} applies): {record.reply_rel}"
+            else:
+                state = f"answered in {record.reply_rel}"
             lines.append(f"  decision {index} for {record.side}: {record.request_rel}, {state}")
     unanswered = sorted({record.side for record in decisions.values() if record.reply_rel is None})
     if unanswered:

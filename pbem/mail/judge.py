@@ -161,7 +161,9 @@ class Judge:
             opened = game.state.opened(position.next_seq)
             if plan is None or opened is None or position.over():
                 continue
-            for moment in (plan.remind_at(opened), plan.due_at(opened)):
+            starts = [opened] + [moment for index, _ in Archive(game.served.root).decision_requests(position.next_seq)
+                                 if (moment := game.state.request_opened(position.next_seq, index)) is not None]
+            for moment in [when for start in starts for when in (plan.remind_at(start), plan.due_at(start))]:
                 if moment > now:
                     wait = min(wait, (moment - now).total_seconds() + 0.5)
         return max(wait, 0.5)
@@ -284,12 +286,18 @@ class Judge:
         plan = schedule(served.game.settings())
         opened = game.state.opened(seq) or self.now()
         now = self.now()
+        lapse = False
         if unanswered:
-            if plan and now >= plan.remind_at(opened):
+            if plan is None:
+                return None
+            asked = {record.index: game.state.request_opened(seq, record.index) or now for record in unanswered}
+            if not any(now >= plan.due_at(asked[record.index]) for record in unanswered):
                 for record in unanswered:
-                    self._remind(game, seq, record.side, f"decision {record.index} ({record.request_rel})",
-                                 f"remind-{seq}-decision-{record.index}", plan, opened)
-            return None
+                    if now >= plan.remind_at(asked[record.index]):
+                        self._remind(game, seq, record.side, f"decision {record.index} ({record.request_rel})",
+                                     f"remind-{seq}-decision-{record.index}", plan, asked[record.index])
+                return None
+            lapse = True  # the deadline passed: the rules' default answers (core/lapse.py)
         forced = False
         if missing and not decisions:
             if plan is None or now < plan.due_at(opened):
@@ -301,13 +309,16 @@ class Judge:
             game.state.force(seq, now, missing)
             game.state.save()
         try:
-            report = adjudicate(served.root, game.key, missing_none=forced)
+            report = adjudicate(served.root, game.key, missing_none=forced, lapse=lapse)
         except PbemError as error:
             self.log(f"{game.id}: adjudication {seq} failed: {error}")
             return None
         for warning in report.warnings:
             self.log(f"{game.id}: warning: {warning}")
         note = f" (deadline passed; no orders from {', '.join(missing)})" if forced else ""
+        if lapse:
+            note += (f" (deadline passed; decision {', '.join(str(r.index) for r in unanswered)} took the rules' "
+                     "default)")
         self.log(f"{game.id}: {report.message}{note}")
         return report.message + note
 
@@ -336,6 +347,7 @@ class Judge:
             key = f"request-{position.next_seq}-{index}"
             if game.state.announced(key):
                 continue
+            game.state.open_request(position.next_seq, index, self.now())
             self._queue(game, self._request(game, position.next_seq, index, rel))
             game.state.announce(key)
             changed = True
@@ -430,6 +442,11 @@ class Judge:
                 f"({chance.file_hash((served.root / rel).read_bytes())}):\n"
                 f"    pbem decide {name} --answer OPTION --key YOUR_KEY\n"
                 "and mail the reply and its .sig back (or its armored form in the text).\n")
+        plan = schedule(served.game.settings())
+        asked = game.state.request_opened(seq, index)
+        if plan is not None and asked is not None:
+            body += (f"\nDeadline: {iso(plan.due_at(asked))} (UTC). If no answer has come by then, the first "
+                     f"option, {request['options'][0]}, applies: the rules' default.\n")
         return self._mail_to(game, side, f"adjudication {seq}: your decision is needed", body, parts,
                              "request", str(seq), str(index))
 
@@ -442,6 +459,10 @@ class Judge:
         if what == "orders":
             body = body.replace("have not arrived", "have not arrived yet") + (
                 "At the deadline the judge adjudicates without them (no orders, recorded as missing).\n")
+        else:
+            body = body.replace("have not arrived", "has not arrived yet") + (
+                "At the deadline the request's first option applies (the rules' default), recorded in a signed "
+                "lapse file.\n")
         self._queue(game, self._mail_to(game, side, f"reminder: {what} for adjudication {seq}", body, [], key))
         game.state.remind(key, side)
         game.state.save()

@@ -100,6 +100,14 @@ class JudgeState:
     def open(self, seq: int, at: datetime.datetime) -> None:
         self.data["opened"].setdefault(str(seq), iso(at))
 
+    def request_opened(self, seq: int, index: int) -> datetime.datetime | None:
+        """When decision request `index` of `seq` was sent: its deadline runs from then."""
+        value = self.data["opened"].get(f"{seq}/request-{index}")
+        return parse_iso(value) if value else None
+
+    def open_request(self, seq: int, index: int, at: datetime.datetime) -> None:
+        self.data["opened"].setdefault(f"{seq}/request-{index}", iso(at))
+
     def reminded(self, key: str) -> list[str]:
         return list(self.data["reminded"].get(key, []))
 

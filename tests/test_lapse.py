@@ -1,0 +1,89 @@
+"""Decision requests whose deadline passes unanswered: the rules' default, in a signed lapse file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.core import chance, signing, yamlio
+from pbem.core.archive import Archive
+from pbem.core.audit import audit
+from pbem.demo import setup_demo
+from tests.test_cli_lifecycle import run
+from tests.test_hostile_input import Table, TwoAsks, reply
+
+REQUEST = "decisions/0001/request-000.yaml"
+LAPSE = "decisions/0001/lapse-000.yaml"
+
+
+def asking_table(tmp_path: Path) -> Table:
+    """Adjudication 1 waits for blue's retreat (options left, right)."""
+    scenario = tmp_path / "two.yaml"
+    scenario.write_text("pbem: 1\nkind: scenario\nruleset: two-asks\ntitle: two asks\nsetup: {}\n")
+    table = Table(setup_demo(TwoAsks.id, scenario, tmp_path / "work", say=lambda _: None), tmp_path / "mail")
+    table.mail.mkdir()
+    table.accept("red", "red.yaml", table.orders("red", []))
+    table.accept("blue", "blue.yaml", table.orders("blue", []))
+    assert "decision from blue" in table.adjudicate().out
+    return table
+
+
+def lapse(table: Table) -> str:
+    result = run("adjudicate", table.root, "--lapse", "--key", table.root.parent / "keys" / "referee")
+    assert result.rc == 0, result.text
+    return result.out
+
+
+def test_a_lapsed_request_takes_its_first_option_and_the_game_goes_on(tmp_path: Path) -> None:
+    table = asking_table(tmp_path)
+    out = lapse(table)
+    assert "decision from red" in out  # blue's retreat lapsed to "left"; red is asked next
+    doc = yamlio.load_file(table.root / LAPSE).data
+    assert (doc["side"], doc["index"], doc["answer"]) == ("blue", 0, "left")
+    assert doc["request"] == chance.file_hash((table.root / REQUEST).read_bytes())
+    second = yamlio.load_file(table.root / "decisions/0001/request-001.yaml").data
+    assert second["question"] == {"blue_went": "left"}
+    assert not (table.root / "decisions/0001/lapse-001.yaml").exists()  # red's request is new: not lapsed
+    red_request = chance.file_hash((table.root / "decisions/0001/request-001.yaml").read_bytes())
+    table.accept("red", "stay.yaml", reply("red", red_request, "stay", seq=1, game=table.game_id))
+    assert "adjudication 1 done" in table.adjudicate().out
+    turn = yamlio.load_file(table.root / "turns/0001/turn.yaml").data
+    assert [entry["reply"] for entry in turn["decisions"]] == [LAPSE, "decisions/0001/reply-001-0003.yaml"]
+    assert turn["state"]["log"] == ["left", "stay"]
+    assert audit(table.root) == []
+
+
+def test_a_reply_after_the_lapse_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    table = asking_table(tmp_path)
+    lapse(table)
+    first = chance.file_hash((table.root / REQUEST).read_bytes())
+    late = table.file("late.yaml", reply("blue", first, "right", seq=1, game=table.game_id), "blue")
+    table.refused(late, "deadline for decision 0 passed", "'left'")
+
+
+def test_the_audit_refuses_a_lapse_that_does_not_apply_the_first_option(tmp_path: Path) -> None:
+    table = asking_table(tmp_path)
+    lapse(table)
+    red_request = chance.file_hash((table.root / "decisions/0001/request-001.yaml").read_bytes())
+    table.accept("red", "stay.yaml", reply("red", red_request, "stay", seq=1, game=table.game_id))
+    table.adjudicate()
+    assert audit(table.root) == []
+    forged = yamlio.load_file(table.root / LAPSE).data
+    forged["answer"] = "right"  # the referee re-signs a lapse that picks another option
+    data = yamlio.dump(forged).encode("utf-8")
+    (table.root / LAPSE).write_bytes(data)
+    (table.root / (LAPSE + ".sig")).write_text(signing.sign(data, table.game.referee, f"pbem-turn@{table.game_id}"))
+    found = [str(item) for item in audit(table.root)]
+    assert any("first option" in item and "lapse-000" in item for item in found), found
+
+
+def test_lapse_leaves_answered_requests_alone(tmp_path: Path) -> None:
+    table = asking_table(tmp_path)
+    first = chance.file_hash((table.root / REQUEST).read_bytes())
+    table.accept("blue", "right.yaml", reply("blue", first, "right", seq=1, game=table.game_id))
+    assert "decision from red" in table.adjudicate().out
+    lapse(table)  # red's request lapses; blue's answer stands
+    archive = Archive(table.root)
+    assert [index for index, _ in archive.decision_lapses(1)] == [1]
+    turn = yamlio.load_file(table.root / "turns/0001/turn.yaml").data
+    assert turn["state"]["log"] == ["right", "pursue-right"]
+    assert audit(table.root) == []
