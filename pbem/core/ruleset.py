@@ -76,6 +76,11 @@ class Decisions:
         self.asked: list[DecisionRequest] = []
 
     def ask(self, side: str, topic: str, section: str, question: dict[str, Any], options: Sequence[Any]) -> Any:
+        """The answer to this question, or DecisionNeeded.
+
+        `options[0]` must be the answer the rules give when the side does not choose (what the
+        default standing answer would pick): a request unanswered by its deadline lapses to it.
+        """
         request = DecisionRequest(len(self.asked), side, topic, section, question, list(options))
         self.asked.append(request)
         if request.index not in self._answers:
