@@ -247,3 +247,26 @@ def test_public_combat_check_covers_every_real_combat() -> None:
                 assert possible_public(state, side), (state["turn"], state["phase"], side)
                 checked += 1
     assert checked > 5
+
+
+def test_a_bombardment_does_not_name_the_firers_hidden_spotters() -> None:
+    """6.6: G-CAV3, under G-FA18 next to the target, spots; the British learn only that someone did."""
+    from pbem.core.cases import CaseDice
+    from pbem.core.ruleset import Submission
+    from pbem.core import yamlio
+    from pbem.rulesets.toc.fog import visible
+    from pbem.rulesets.toc.state import normalize
+
+    def bombard(hidden: str) -> list[dict[str, Any]]:
+        state = normalize({"phase": "german-combat", "turn": 3,
+                           "units": {"G-HA2": {"hex": "3119"}, hidden: {"hex": "3121"}, "G-FA18": {"hex": "3121"},
+                                     "B-WK": {"hex": "3122"}}})
+        orders = {"german": Submission("german", [{"bombard": "3122", "with": ["G-HA2"]}]), "british": None}
+        return RULESET.resolve(state, orders, CaseDice([1]), Decisions()).events
+
+    events = bombard("G-CAV3")
+    assert events[0]["spotters"] == ["G-CAV3", "G-FA18"]  # the bombarding side knows its own
+    seen = [visible(event, "british") for event in events]
+    assert "G-CAV3" not in yamlio.dump(seen) and "spotters" not in seen[0]
+    assert seen[0]["modifiers"] == {"cover": -2}  # spotted: no -1 (10.11), plain to both sides
+    assert seen == [visible(event, "british") for event in bombard("G-IR12")]  # another hidden unit: same

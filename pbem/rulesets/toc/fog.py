@@ -80,6 +80,12 @@ def view(state: State, side: str) -> dict[str, Any]:
 
 
 def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
-    if event.get("type") in PUBLIC or event.get("side") == side:
+    if event.get("side") == side:
         return dict(event)
-    return None
+    if event.get("type") not in PUBLIC:
+        return None
+    shown = dict(event)
+    # 10.11 needs only that a spotter stands next to the target (the modifiers say whether one
+    # did); naming every adjacent unit would show the bombarding side's units under its tops.
+    shown.pop("spotters", None)
+    return shown

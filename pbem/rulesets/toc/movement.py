@@ -72,7 +72,7 @@ def prohibition(cfg: Config, kind: str, a: str, b: str) -> tuple[str, str]:
 
 
 def parent_of(board: Board, plan: Plan, uid: str, path: list[Any]) -> str:
-    """9.5-9.6: the stack a unit began the phase in (off-map units: the column at their entry hex)."""
+    """9.5-9.6: the stack a unit began the phase in (off-map units: the column at their entry hex, never closed)."""
     info = plan.units[uid]
     if info.start is None:
         return f"off:{info.entry or (path[0] if path else '')}"
@@ -123,7 +123,9 @@ class Walker:
         if "move" in order:
             parent = _check_move(board, self.plan, order, index, found, self.closed, self.current)
             if not found and parent is not None:
-                if self.current is not None and self.current != parent:
+                # 9.6 closes a stack that began the phase on the map once another moves; units
+                # still off the map began nowhere, so each entering stack stands alone (8.4).
+                if self.current is not None and self.current != parent and not self.current.startswith("off:"):
                     self.closed.add(self.current)
                 self.current = parent
         return found
