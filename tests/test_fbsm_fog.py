@@ -174,4 +174,30 @@ def test_view_is_an_allow_list() -> None:
         view = RULESET.view(state, side)
         assert "secret_note" not in view and "standing" not in view and "next_z" not in view
         assert set(view) == {"fbsm", "side", "setup", "turn", "phase", "effects", "once", "markers", "pending",
-                             "result", "container", "units", "enemy", "carnage", "exited"}
+                             "result", "container", "units", "enemy", "carnage", "wrecks", "exited"}
+
+
+def test_who_died_under_a_sides_own_drifted_bombardment_stays_hidden() -> None:
+    """6.5 / 11.3: a German marker drifts onto German units; the US resolved nothing, so it sees wrecks only."""
+    from pbem.rulesets.fbsm.state import normalize
+
+    state = normalize({"phase": "german-first-fire", "units": {"G85": {"status": "container"},
+                                                               "G61": {"status": "container"},
+                                                               "G50": {"hex": "3003"}, "US01": {"hex": "3305"}}})
+    state["units"]["G85"].update(status="eliminated", hex="3003", by="german")
+    event = {"type": "bombardment", "side": "german", "section": "11.4", "target": "3003", "markers": ["heavy-1"],
+             "strength": 6, "defense": 1, "odds": 6,
+             "results": [{"unit": "G85", "side": "german", "roll": None, "eliminated": True}]}
+
+    def other_victim(s: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        s["units"]["G85"].update(status="container", hex=None)
+        s["units"]["G61"].update(status="eliminated", hex="3003", by="german")
+        events[0]["results"][0]["unit"] = "G61"
+
+    assert_no_leak(RULESET, state, "us", SIDES, other_victim, events=[event])
+    view = RULESET.view(state, "us")
+    assert view["carnage"] == {} and view["wrecks"] == {"3003": 1}
+    us_fire = copy.deepcopy(state)  # the same death by US fire: the US looked, so the id shows
+    us_fire["units"]["G85"]["by"] = "us"
+    assert RULESET.view(us_fire, "us")["carnage"] == {"G85": "3003"}
+    assert RULESET.view(state, "german")["units"]["G85"]["status"] == "eliminated"

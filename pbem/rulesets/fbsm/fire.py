@@ -197,6 +197,7 @@ def combat_results(state: State, cfg: Config, dice: Dice, event: dict[str, Any],
                                  "eliminated": eliminated})
         if eliminated:
             state["units"][uid]["status"] = "eliminated"
+            state["units"][uid]["by"] = event["side"]  # who looked at it (6.5): see fog.view's wrecks
             result = victory.check(state)
             if result:
                 events.append({"type": "victory", **result})

@@ -3,7 +3,9 @@
 A side sees all of its own units (hex, status and, on the map, `level` in its stack: 0 is the
 bottom; the values are the counter mix's, `tables.counters`). Of the enemy it sees, per occupied hex, only the top unit
 and how many units the stack holds; the carnage (eliminated units are turned face down where
-they fell, 2.6, and the firer looked at them while resolving the fire, 6.5); which units left
+they fell, 2.6): by id where this side's own fire or bombardment killed them (it looked at
+them while resolving it, 6.5), otherwise only as wrecks counted per hex (a side's bombardment
+drifting onto its own units, 11.3, shows the other side nothing of who died); which units left
 the map; and how many units are still in the German holding container. Hidden units show up
 again only where the rules let a side look: the target hex of its own fire or bombardment
 (the results of those events name every unit in the hex).
@@ -29,6 +31,7 @@ def view(state: State, side: str) -> dict[str, Any]:
     own: dict[str, Any] = {}
     enemy: dict[str, dict[str, Any]] = {}
     carnage: dict[str, Any] = {}
+    wrecks: dict[str, int] = {}
     exited: list[str] = []
     in_container = 0
     tops: dict[str, tuple[int, str]] = {}
@@ -47,6 +50,8 @@ def view(state: State, side: str) -> dict[str, Any]:
             entry["count"] += 1
             if hex_id not in tops or unit["z"] > tops[hex_id][0]:
                 tops[hex_id] = (unit["z"], uid)
+        elif status == "eliminated" and unit.get("by", side) != side:
+            wrecks[unit["hex"]] = wrecks.get(unit["hex"], 0) + 1
         elif status == "eliminated":
             carnage[uid] = unit["hex"]
         elif status == "exited":
@@ -78,12 +83,14 @@ def view(state: State, side: str) -> dict[str, Any]:
         "units": own,
         "enemy": {hex_id: enemy[hex_id] for hex_id in sorted(enemy)},
         "carnage": carnage,
+        "wrecks": {hex_id: wrecks[hex_id] for hex_id in sorted(wrecks)},
         "exited": sorted(exited),
     }
 
 
-def _known(event: dict[str, Any], unit_side: str, viewer: str, eliminated: bool) -> bool:
-    return unit_side == viewer or event.get("side") == viewer or eliminated
+def _known(event: dict[str, Any], unit_side: str, viewer: str) -> bool:
+    """A bombardment's result names a unit to the viewer's own side, or when the viewer resolved it."""
+    return unit_side == viewer or event.get("side") == viewer
 
 
 def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
@@ -106,8 +113,7 @@ def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
         return shown
     if kind == "bombardment":
         shown = dict(event)
-        shown["results"] = [r if _known(event, r["side"], side, r["eliminated"])
-                            else {**r, "unit": None} for r in event["results"]]
+        shown["results"] = [r if _known(event, r["side"], side) else {**r, "unit": None} for r in event["results"]]
         return shown
     if kind == "bombard":
         return {key: event[key] for key in ("type", "side", "section", "target", "markers")}
