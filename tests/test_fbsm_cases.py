@@ -23,7 +23,7 @@ def test_case(path: Path) -> None:
 
 def test_every_worked_example_is_marked() -> None:
     examples = [p for p in CASES if load_case(p).data.get("source", "").startswith("rulebook example")]
-    sections = {load_case(p).data["section"] for p in examples}
+    sections = {load_case(p).data["rule"] for p in examples}
     for section in ("2.2", "3.6", "10.3", "10.6", "10.8", "10.9", "10.10", "11.3"):
         assert section in sections, section
 

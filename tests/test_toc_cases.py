@@ -29,7 +29,7 @@ def test_case(path: Path) -> None:
 
 def test_every_worked_example_is_there() -> None:
     examples = [p for p in CASES if load_case(p).data.get("source", "").startswith("rulebook example")]
-    sections = {load_case(p).data["section"] for p in examples}
+    sections = {load_case(p).data["rule"] for p in examples}
     for section in ("4.3", "4.5", "7.2", "10.2", "10.4", "10.7", "10.8", "11.4", "12.3", "12.7", "12.8", "12.9",
                     "12.11"):
         assert section in sections, section
@@ -37,7 +37,7 @@ def test_every_worked_example_is_there() -> None:
 
 def test_every_case_names_a_rule_section() -> None:
     for path in CASES:
-        section = load_case(path).data["section"]
+        section = load_case(path).data["rule"]
         major = int(section.split(".")[0])
         assert 2 <= major <= 13, path.name
         assert path.name.startswith(f"{major:02d}."), path.name

@@ -17,8 +17,10 @@ A full state (`fbsm: 1`) holds:
 - `result`: null, or the game's result (4.x, 13.3).
 
 The compact form (no `fbsm` key) lets a case file list only what matters: `phase`, `turn`
-(default 2), `units` ({id: {hex}} in stacking order, bottom first; only listed units exist),
-and any of the other keys; `normalize` fills in the rest.
+(default 2), `units` ({id: {hex, status}} in stacking order, bottom first; only listed units
+exist; status defaults to `active` with a hex, else `container`; a container, drawn or exited
+unit's hex is null), and any of the other keys; `normalize` fills in the rest, so every unit has
+at least `hex` and `status`.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from .tables import DEFAULT_MAP, Config, config
 
 State = dict[str, Any]
 STATUSES = ("active", "container", "drawn", "eliminated", "exited")
+OFF_MAP = ("container", "drawn", "exited")
 
 NO_EFFECTS: dict[str, Any] = {
     "event": None,  # the event rolled this turn (7.1), or None
@@ -67,6 +70,8 @@ def normalize(state: State) -> State:
         status = entry.get("status", "active" if hex_id else "container")
         if status not in STATUSES:
             raise PbemError(f"unit {uid}: status must be one of {', '.join(STATUSES)}")
+        if status in OFF_MAP:
+            hex_id = None  # every unit has a hex, null off the map (an eliminated unit keeps where it fell)
         units[uid] = {"hex": hex_id, "status": status, "z": int(entry.get("z", z))}
         z = max(z, units[uid]["z"]) + 1
     effects = dict(NO_EFFECTS)
