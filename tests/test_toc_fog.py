@@ -42,7 +42,7 @@ SITUATIONS = list(situations())
 
 def stacks(state: dict[str, Any], side: str) -> dict[str, list[str]]:
     cfg = config(state["setup"])
-    return stacks_of(state["units"], lambda uid: cfg.counters[uid].side == side, on_map="map")
+    return stacks_of(state["units"], lambda uid: cfg.counters[uid].side == side, on_map="active")
 
 
 def hidden(state: dict[str, Any], side: str) -> list[tuple[str, str]]:
@@ -120,7 +120,7 @@ def test_german_units_waiting_off_the_map_are_invisible() -> None:
 
     def mutate(s: dict[str, Any], _: list[dict[str, Any]]) -> None:
         s["units"]["G-IR8"]["steps"] = 2
-        s["units"]["G-HA2"]["status"] = "waiting"
+        s["units"]["G-HA2"]["status"] = "container"
         s["units"]["G-HA2"]["z"] = 99
 
     assert_no_leak(RULESET, state, "british", SIDES, mutate)
@@ -150,7 +150,7 @@ def test_tops_heights_and_combats_show(viewer: str) -> None:
         s["units"][top]["steps"] = 1 if s["units"][top]["steps"] > 1 else 2
 
     def height(s: dict[str, Any], _: list[dict[str, Any]]) -> None:
-        s["units"][top]["status"] = "dead"
+        s["units"][top]["status"] = "eliminated"
         s["units"][top]["hex"] = None
         s["units"][top]["steps"] = 0
 

@@ -230,9 +230,9 @@ def test_initial_state() -> None:
     for uid, unit in state["units"].items():
         counter = cfg.counters[uid]
         if counter.side == "british":
-            assert unit["status"] == "map" and unit["hex"] == counter.start  # 3.1
+            assert unit["status"] == "active" and unit["hex"] == counter.start  # 3.1
         else:
-            assert unit["status"] == "waiting" and unit["hex"] is None  # 3.1, 8.1
+            assert unit["status"] == "container" and unit["hex"] is None  # 3.1, 8.1
         assert unit["steps"] == counter.steps  # 2.13
     assert RULESET.awaiting(state) == ["german"]
 
@@ -263,9 +263,9 @@ def test_entry_schedule_8_2() -> None:
 
 def test_compact_state_normalizes() -> None:
     state = normalize({"phase": "german-combat", "units": {"G-IR8": {"hex": "3105", "steps": 2},
-                                                          "B-RF": {"status": "dead"}}})
-    assert state["units"]["G-IR8"] == {"hex": "3105", "steps": 2, "status": "map", "z": 1}
-    assert state["units"]["B-RF"]["status"] == "dead" and state["turn"] == 2
+                                                          "B-RF": {"status": "eliminated"}}})
+    assert state["units"]["G-IR8"] == {"hex": "3105", "steps": 2, "status": "active", "z": 1}
+    assert state["units"]["B-RF"]["status"] == "eliminated" and state["turn"] == 2
     with pytest.raises(PbemError):
         normalize({"phase": "german-combat", "units": {"X-1": {"hex": "3105"}}})
 

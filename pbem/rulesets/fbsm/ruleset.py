@@ -18,7 +18,7 @@ from .state import NO_EFFECTS, NO_ONCE, normalize
 
 class Fbsm(Ruleset):
     id = "fbsm"
-    version = "1"
+    version = "2"
     title = "First Blood: Second Marne, 15 July 1918"
 
     # --- set-up ---------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ class Board:
         for uid, unit in state["units"].items():
             if cfg.counters[uid].side == side:
                 own[uid] = {"hex": unit["hex"], "steps": unit["steps"], "status": unit["status"], "z": unit["z"]}
-            elif unit["status"] == "map":
+            elif unit["status"] == "active":
                 enemy[unit["hex"]] = enemy.get(unit["hex"], 0) + 1
                 if unit["hex"] not in tops or unit["z"] > tops[unit["hex"]][0]:
                     tops[unit["hex"]] = (unit["z"], uid)
@@ -68,7 +68,7 @@ class Board:
 
     # --- own units --------------------------------------------------------------------------------
     def on_map(self, uid: str) -> bool:
-        return uid in self.own and self.own[uid]["status"] == "map"
+        return uid in self.own and self.own[uid]["status"] == "active"
 
     def hex_of(self, uid: str) -> str | None:
         found = self.own[uid]["hex"]
@@ -79,7 +79,7 @@ class Board:
         if index is None:
             found: dict[str, list[tuple[int, str]]] = {}
             for uid, u in self.own.items():
-                if u["status"] == "map":
+                if u["status"] == "active":
                     found.setdefault(u["hex"], []).append((u["z"], uid))
             index = self._stacks = {h: [uid for _, uid in sorted(items)] for h, items in found.items()}
         return index
@@ -88,7 +88,7 @@ class Board:
         return list(self._index().get(hex_id, ()))
 
     def own_hexes(self) -> set[str]:
-        return {u["hex"] for u in self.own.values() if u["status"] == "map"}
+        return {u["hex"] for u in self.own.values() if u["status"] == "active"}
 
     def stacking_points(self, hex_id: str, leaving: set[str] | frozenset[str] = frozenset()) -> int:
         units = self._index().get(hex_id)
@@ -121,7 +121,7 @@ class Board:
         return found
 
     # --- simulation -----------------------------------------------------------------------------------
-    def move(self, uid: str, hex_id: str | None, status: str = "map") -> None:
+    def move(self, uid: str, hex_id: str | None, status: str = "active") -> None:
         top = max([u["z"] for u in self.own.values()] + [0])
         self.own[uid].update(hex=hex_id, status=status, z=top + 1)
         self._stacks = None

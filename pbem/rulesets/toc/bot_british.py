@@ -59,7 +59,7 @@ def movement_orders(board: Board, walker: Walker | None = None) -> list[dict[str
             fields[key] = _exit_field(board, kind) if purpose == "exit" else _garrison_field(board, kind)
         return fields[key]
 
-    on_map = sorted(uid for uid, u in board.own.items() if u["status"] == "map")
+    on_map = sorted(uid for uid, u in board.own.items() if u["status"] == "active")
     exit_values = {uid: field_for(cfg.counters[uid].kind, "exit").get(str(board.hex_of(uid)), INF) for uid in on_map}
     groups: dict[str, list[str]] = {}
     for uid in on_map:
@@ -133,7 +133,7 @@ def combat_orders(board: Board) -> list[dict[str, Any]]:
     from .melee import check as check_melee
 
     orders: list[dict[str, Any]] = []
-    artillery = [uid for uid, u in sorted(board.own.items()) if u["status"] == "map" and cfg.counters[uid].artillery]
+    artillery = [uid for uid, u in sorted(board.own.items()) if u["status"] == "active" and cfg.counters[uid].artillery]
     own = board.own_hexes()
     targets = sorted(board.enemy, key=lambda h: (-sum(1 for n in cfg.neighbours(h) if n in own), h))
     used: set[str] = set()
@@ -153,7 +153,7 @@ def combat_orders(board: Board) -> list[dict[str, Any]]:
                 used.update(units)
                 bombarded.add(target)
                 break
-    fighters = [uid for uid, u in sorted(board.own.items()) if u["status"] == "map" and cfg.counters[uid].melee_capable]
+    fighters = [uid for uid, u in sorted(board.own.items()) if u["status"] == "active" and cfg.counters[uid].melee_capable]
     attackers: set[str] = set()
     meleed: set[str] = set()
     for target in targets:

@@ -98,7 +98,7 @@ def movement_orders(board: Board, walker: Walker | None = None) -> list[dict[str
             return INF
         return field_for(uid).get(hex_id, INF)
 
-    on_map = sorted(uid for uid, u in board.own.items() if u["status"] == "map")
+    on_map = sorted(uid for uid, u in board.own.items() if u["status"] == "active")
     groups: dict[str, list[str]] = {}
     for uid in on_map:
         groups.setdefault(str(board.hex_of(uid)), []).append(uid)
@@ -115,7 +115,7 @@ def movement_orders(board: Board, walker: Walker | None = None) -> list[dict[str
     for hex_id in entry_hexes:
         for uid in waiting:
             entry = cfg.entry_for(uid)
-            if board.own[uid]["status"] != "waiting" or entry is None or hex_id not in entry.hexes:
+            if board.own[uid]["status"] != "container" or entry is None or hex_id not in entry.hexes:
                 continue
             if len(entry.hexes) > 1 and hex_id != _lighter(walker, entry.hexes):
                 continue
@@ -133,7 +133,7 @@ def _lighter(walker: Walker, hexes: tuple[str, ...]) -> str:
 def _best_move(walker: Walker, uid: str, values: dict[str, int], index: int,
                entry_hex: str | None = None) -> dict[str, Any] | None:
     board = walker.board
-    here = board.hex_of(uid) if board.own[uid]["status"] == "map" else None
+    here = board.hex_of(uid) if board.own[uid]["status"] == "active" else None
     current = values.get(here, INF) if here else INF
     if current == 0 or not values:
         return None  # already where it wants to be, or nowhere to go
@@ -199,7 +199,7 @@ def combat_orders(board: Board) -> list[dict[str, Any]]:
     first_day = board.turn <= int(cfg.tables["first_day_turn"])
     key_hexes = set(cfg.set("bridges")) if first_day else set(cfg.set("bavai"))
     fighters = [uid for uid, u in sorted(board.own.items())
-                if u["status"] == "map" and cfg.counters[uid].melee_capable and uid not in board.marched]
+                if u["status"] == "active" and cfg.counters[uid].melee_capable and uid not in board.marched]
     # plan the melees first, so the artillery can prepare them
     melees: list[tuple[str, list[str], int, int]] = []
     used: set[str] = set()
@@ -224,7 +224,7 @@ def combat_orders(board: Board) -> list[dict[str, Any]]:
     used_art: set[str] = set()
     bombarded: set[str] = set()
     artillery = [uid for uid, u in sorted(board.own.items())
-                 if u["status"] == "map" and cfg.counters[uid].artillery and uid not in board.marched]
+                 if u["status"] == "active" and cfg.counters[uid].artillery and uid not in board.marched]
     priority = [m[0] for m in melees] + [h for h in targets if h not in {m[0] for m in melees}]
     for target in priority:
         able = [uid for uid in artillery if uid not in used_art

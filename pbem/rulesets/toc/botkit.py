@@ -58,7 +58,7 @@ def reach(walker: Walker, uid: str, march: bool, entry_hex: str | None = None) -
         return Reach({}, {})
     budget = allowance(cfg, uid, march)
     kind = cfg.counters[uid].kind
-    start = board.hex_of(uid) if board.own[uid]["status"] == "map" else None
+    start = board.hex_of(uid) if board.own[uid]["status"] == "active" else None
     cost: dict[str, int] = {}
     prev: dict[str, str | None] = {}
     heap: list[tuple[int, str]] = []

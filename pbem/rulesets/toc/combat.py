@@ -75,7 +75,7 @@ def possible_from_board(board: Board) -> bool:
     if not board.enemy:
         return False
     for uid, unit in sorted(board.own.items()):
-        if unit["status"] != "map":
+        if unit["status"] != "active":
             continue
         counter = cfg.counters[uid]
         here = unit["hex"]

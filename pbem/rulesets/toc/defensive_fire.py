@@ -96,7 +96,7 @@ def resolve(state: State, side: str, target: str, groups: Mapping[str, list[str]
         record: dict[str, Any] = {"at": source, "firers": list(firers), "factors": factors, "roll": roll,
                                   "modifiers": mods, "modified": modified, "losses": result, "results": []}
         if result > 0:
-            participants = [uid for uid in groups[source] if state["units"][uid]["status"] == "map"]
+            participants = [uid for uid in groups[source] if state["units"][uid]["status"] == "active"]
             steps = {uid: state["units"][uid]["steps"] for uid in participants}
             allocation = losses.choose(
                 state, decisions, side=side, topic="fire_losses", section="11.5", steps=steps, count=result,

@@ -41,15 +41,15 @@ def view(state: State, side: str) -> dict[str, Any]:
             if unit.get("surrounded"):
                 entry["surrounded"] = True
             own[uid] = entry
-            if status == "map":
+            if status == "active":
                 levels.setdefault(unit["hex"], []).append((unit["z"], uid))
             continue
-        if status == "map":
+        if status == "active":
             hex_id = unit["hex"]
             enemy.setdefault(hex_id, {"count": 0})["count"] += 1
             if hex_id not in tops or unit["z"] > tops[hex_id][0]:
                 tops[hex_id] = (unit["z"], uid)
-        elif status == "dead":
+        elif status == "eliminated":
             (enemy_surrounded if unit.get("surrounded") else enemy_dead).append(uid)
         elif status == "exited":
             enemy_exited.append(uid)

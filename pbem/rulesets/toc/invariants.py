@@ -20,7 +20,7 @@ def problems(state: dict[str, Any]) -> list[str]:
         status = unit["status"]
         if status not in STATUSES:
             found.append(f"{uid}: unknown status {status!r}")
-        if status == "map":
+        if status == "active":
             if unit["hex"] is None or not cfg.on_map(unit["hex"]):
                 found.append(f"{uid}: on the map but at {unit['hex']!r}")
             elif not 1 <= unit["steps"] <= counter.steps:
@@ -30,13 +30,13 @@ def problems(state: dict[str, Any]) -> list[str]:
         else:
             if unit["hex"] is not None:
                 found.append(f"{uid}: {status} but placed at {unit['hex']}")
-        if status == "dead" and unit["steps"] != 0:
+        if status == "eliminated" and unit["steps"] != 0:
             found.append(f"{uid}: dead with {unit['steps']} steps")
         if status == "exited" and counter.side != "british":
             found.append(f"{uid}: only British units leave the map (4.4)")
-        if status == "waiting" and counter.side != "german":
+        if status == "container" and counter.side != "german":
             found.append(f"{uid}: only German units wait to enter (3.1)")
-        if unit.get("surrounded") and (status != "dead" or counter.side != "british"):
+        if unit.get("surrounded") and (status != "eliminated" or counter.side != "british"):
             found.append(f"{uid}: only dead British units are surrounded (4.5)")
     for hex_id, sides in sorted(places.items()):
         if len(sides) > 1:
@@ -45,7 +45,7 @@ def problems(state: dict[str, Any]) -> list[str]:
         found.append(f"{hex_id}: {side} stack over the limits (6.3, 6.5)")
     if state["control"] != sorted(set(state["control"])) or any(not cfg.on_map(h) for h in state["control"]):
         found.append("control is not a sorted list of map hexes")
-    zs = [u["z"] for u in state["units"].values() if u["status"] == "map"]
+    zs = [u["z"] for u in state["units"].values() if u["status"] == "active"]
     if len(zs) != len(set(zs)):
         found.append("two units share a stacking position")
     if not 1 <= state["turn"] <= int(cfg.tables["last_turn"]):

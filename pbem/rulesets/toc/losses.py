@@ -165,7 +165,7 @@ def take_steps(state: State, allocation: Mapping[str, int], events_out: list[dic
         if lose <= 0:
             continue
         unit = state["units"][uid]
-        if unit["status"] != "map":
+        if unit["status"] != "active":
             continue
         before = unit["steps"]
         unit["steps"] = max(0, before - lose)
@@ -184,7 +184,7 @@ def eliminate(state: State, uid: str, record: dict[str, Any] | None = None) -> N
     is_surrounded = False
     if cfg.counters[uid].side == "british" and where is not None and state["turn"] <= int(cfg.tables["last_turn"]):
         is_surrounded = surrounded(cfg, where, occupied(state, "german"))
-    unit.update(hex=None, steps=0, status="dead")
+    unit.update(hex=None, steps=0, status="eliminated")
     if is_surrounded:
         unit["surrounded"] = True
     if record is not None:

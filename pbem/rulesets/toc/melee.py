@@ -98,7 +98,7 @@ def _groups(state: State, attackers: list[str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for uid in attackers:
         unit = state["units"][uid]
-        if unit["status"] == "map":
+        if unit["status"] == "active":
             out.setdefault(unit["hex"], []).append(uid)
     return {h: sorted(out[h]) for h in sorted(out)}
 
@@ -121,7 +121,7 @@ def resolve(state: State, side: str, order: dict[str, Any], dice: Dice, decision
     enemy = other(side)
     target = order["melee"]
     defenders = stack(state, target, enemy)
-    attackers = [uid for uid in order["with"] if state["units"][uid]["status"] == "map"]
+    attackers = [uid for uid in order["with"] if state["units"][uid]["status"] == "active"]
     if not defenders:
         events.append({"type": "melee-void", "side": side, "section": "12.1", "target": target,
                        "with": list(order["with"]), "why": "the hex is empty"})
@@ -136,7 +136,7 @@ def resolve(state: State, side: str, order: dict[str, Any], dice: Dice, decision
     # 12.10 / 11.x: defensive fire against the just-declared melee
     plan = defensive_fire.allocate(state, enemy, target, groups, defenders, decisions)
     event["defensive_fire"] = defensive_fire.resolve(state, enemy, target, groups, plan, dice, decisions)
-    attackers = [uid for uid in attackers if state["units"][uid]["status"] == "map"]
+    attackers = [uid for uid in attackers if state["units"][uid]["status"] == "active"]
     groups = _groups(state, attackers)
     if not attackers:
         event["outcome"] = "attackers-eliminated"
@@ -170,7 +170,7 @@ def resolve(state: State, side: str, order: dict[str, Any], dice: Dice, decision
                                priority=list(order.get("losses") or []))
     losses.take_steps(state, allocation, attacker_results)
     event.update(defender_results=defender_results, attacker_results=attacker_results)
-    survivors = [uid for uid in attackers if state["units"][uid]["status"] == "map"]
+    survivors = [uid for uid in attackers if state["units"][uid]["status"] == "active"]
     if stack(state, target, enemy) or not survivors:
         event["outcome"] = "held" if stack(state, target, enemy) else "both-eliminated"
         events.append(event)

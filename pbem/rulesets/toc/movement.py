@@ -98,9 +98,9 @@ class Walker:
         self.board = board
         self.plan = Plan()
         for uid, unit in board.own.items():
-            if unit["status"] == "map":
+            if unit["status"] == "active":
                 self.plan.units[uid] = Unit(unit["hex"], began_next_to_enemy=board.next_to_enemy(unit["hex"]))
-            elif unit["status"] == "waiting":
+            elif unit["status"] == "container":
                 self.plan.units[uid] = Unit(None)
         self.closed: set[str] = set()
         self.current: str | None = None
@@ -153,14 +153,14 @@ def _check_move(board: Board, plan: Plan, order: dict[str, Any], index: int, fou
     for k, uid in enumerate(units):
         if uid not in board.own:
             problem(f"{uid} is not a {board.side} unit", "9.1", ("move", k))
-        elif board.own[uid]["status"] not in ("map", "waiting"):
+        elif board.own[uid]["status"] not in ("active", "container"):
             problem(f"{uid} is {board.own[uid]['status']} and cannot move", "9.1", ("move", k))
     if found:
         return None
     if not path:
         problem("the path is empty", "9.1", ("path",))
         return None
-    waiting = [uid for uid in units if board.own[uid]["status"] == "waiting"]
+    waiting = [uid for uid in units if board.own[uid]["status"] == "container"]
     if waiting and len(waiting) != len(units):
         problem("units on the map and units still off it cannot move together", "9.5", ("move",))
         return None
@@ -356,7 +356,7 @@ def resolve(state: State, side: str, orders: list[Any], events: list[dict[str, A
 
 def due(board: Board, uid: str) -> bool:
     entry = board.cfg.entry_for(uid)
-    return entry is not None and board.own[uid]["status"] == "waiting" and board.turn >= entry.turn
+    return entry is not None and board.own[uid]["status"] == "container" and board.turn >= entry.turn
 
 
 def auto_entries(board: Board, plan: Plan) -> list[tuple[str, str | None, int]]:

@@ -18,7 +18,7 @@ from .state import normalize, place
 
 class Toc(Ruleset):
     id = "toc"
-    version = "1"
+    version = "2"
     title = "The Old Contemptibles: The Battle of Mons, 1914"
 
     # --- set-up ---------------------------------------------------------------------------------
@@ -44,7 +44,7 @@ class Toc(Ruleset):
             "turn": 1,
             "phase": "german-movement",
             "sequence": None,
-            "units": {uid: {"hex": None, "steps": c.steps, "status": "waiting" if c.side == "german" else "map",
+            "units": {uid: {"hex": None, "steps": c.steps, "status": "container" if c.side == "german" else "active",
                             "z": 0} for uid, c in cfg.counters.items()},
             "next_z": 1,
             "control": [],

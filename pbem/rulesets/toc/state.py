@@ -5,8 +5,9 @@ A full state (`toc: 1`) holds:
 - `setup`: what `config` needs (map, table overrides);
 - `turn` (1-14, 5.4) and `phase` (see `sequence.PHASES`);
 - `sequence`: the British player's choice for the current British player turn (5.3), or null;
-- `units`: id -> {hex, steps, status, z}; status `waiting` (a German unit not yet entered, 8.x),
-  `map`, `dead` (the dead pile; British units eliminated while surrounded carry
+- `units`: id -> {hex, steps, status, z}; status `container` (a German unit not yet entered,
+  8.x: off the map, `hex` null), `active` (on the map), `eliminated` (the dead pile, `hex` null;
+  British units eliminated while surrounded carry
   `surrounded: true`, 4.5) or `exited` (off by a British exit hex, 4.4). `z` orders a stack:
   the highest z in a hex is its top unit (6.6); arrivals go on top;
 - `next_z`: the next stacking number;
@@ -31,7 +32,7 @@ from pbem.core.errors import PbemError
 from .config import Config, config
 
 State = dict[str, Any]
-STATUSES = ("waiting", "map", "dead", "exited")
+STATUSES = ("container", "active", "eliminated", "exited")
 
 
 def normalize(state: State) -> State:
@@ -50,14 +51,15 @@ def normalize(state: State) -> State:
             raise PbemError(f"unit {uid!r} is not in the order of battle")
         entry = dict(entry or {})
         hex_id = entry.get("hex")
-        status = entry.get("status", "map" if hex_id else "waiting")
+        status = entry.get("status", "active" if hex_id else "container")
         if status not in STATUSES:
             raise PbemError(f"unit {uid}: status must be one of {', '.join(STATUSES)}")
-        if status == "map" and (hex_id is None or not cfg.on_map(hex_id)):
+        if status == "active" and (hex_id is None or not cfg.on_map(hex_id)):
             raise PbemError(f"unit {uid}: hex {hex_id!r} is not on the map")
         steps = int(entry.get("steps", cfg.counters[uid].steps))
-        unit: dict[str, Any] = {"hex": hex_id if status == "map" else None, "steps": steps if status != "dead" else 0,
-                                "status": status, "z": int(entry.get("z", z))}
+        unit: dict[str, Any] = {"hex": hex_id if status == "active" else None,
+                                "steps": steps if status != "eliminated" else 0, "status": status,
+                                "z": int(entry.get("z", z))}
         if entry.get("surrounded"):
             unit["surrounded"] = True
         units[uid] = unit
@@ -92,7 +94,7 @@ def side_of(state: State, uid: str) -> str:
 def on_map(state: State, side: str | None = None) -> list[str]:
     cfg = cfg_of(state)
     return [uid for uid, u in state["units"].items()
-            if u["status"] == "map" and (side is None or cfg.counters[uid].side == side)]
+            if u["status"] == "active" and (side is None or cfg.counters[uid].side == side)]
 
 
 def stacks(state: State, side: str | None = None) -> dict[str, list[str]]:
@@ -100,7 +102,7 @@ def stacks(state: State, side: str | None = None) -> dict[str, list[str]]:
     cfg = cfg_of(state)
     found: dict[str, list[tuple[int, str]]] = {}
     for uid, u in state["units"].items():
-        if u["status"] == "map" and (side is None or cfg.counters[uid].side == side):
+        if u["status"] == "active" and (side is None or cfg.counters[uid].side == side):
             found.setdefault(u["hex"], []).append((u["z"], uid))
     return {h: [uid for _, uid in sorted(items)] for h, items in sorted(found.items())}
 
@@ -108,20 +110,20 @@ def stacks(state: State, side: str | None = None) -> dict[str, list[str]]:
 def stack(state: State, hex_id: str, side: str | None = None) -> list[str]:
     cfg = cfg_of(state)
     found = [(u["z"], uid) for uid, u in state["units"].items()
-             if u["status"] == "map" and u["hex"] == hex_id and (side is None or cfg.counters[uid].side == side)]
+             if u["status"] == "active" and u["hex"] == hex_id and (side is None or cfg.counters[uid].side == side)]
     return [uid for _, uid in sorted(found)]
 
 
 def occupied(state: State, side: str) -> set[str]:
     cfg = cfg_of(state)
-    return {u["hex"] for uid, u in state["units"].items() if u["status"] == "map" and cfg.counters[uid].side == side}
+    return {u["hex"] for uid, u in state["units"].items() if u["status"] == "active" and cfg.counters[uid].side == side}
 
 
 def place(state: State, uid: str, hex_id: str) -> None:
     """Put a unit in a hex, on top of whatever is there."""
     unit = state["units"][uid]
     unit["hex"] = hex_id
-    unit["status"] = "map"
+    unit["status"] = "active"
     unit["z"] = state["next_z"]
     state["next_z"] += 1
 

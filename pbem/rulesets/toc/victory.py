@@ -28,7 +28,7 @@ def tally(state: State, *, final: bool = False) -> dict[str, Any]:
     for uid, unit in state["units"].items():
         if cfg.counters[uid].side != "british":
             continue
-        if unit["status"] == "dead":
+        if unit["status"] == "eliminated":
             (surrounded if unit.get("surrounded") else dead).append(uid)
         elif unit["status"] == "exited":
             exited.append(uid)
@@ -36,7 +36,7 @@ def tally(state: State, *, final: bool = False) -> dict[str, Any]:
     if final:
         german = occupied(state, "german")
         cut = sorted(uid for uid, unit in state["units"].items()
-                     if cfg.counters[uid].side == "british" and unit["status"] == "map"
+                     if cfg.counters[uid].side == "british" and unit["status"] == "active"
                      and cut_off(cfg, unit["hex"], german))
     count = len(dead) + 2 * len(surrounded) + len(cut)
     bavai = all(h in set(state["control"]) for h in cfg.set("bavai"))
