@@ -36,6 +36,7 @@ alias itself.
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import re
@@ -655,7 +656,20 @@ def dump(obj: Any) -> str:
     Block style, keys in insertion order, UTF-8 text (no \\u escapes for printable
     characters), no wrapping, LF line ends, no trailing blanks, exactly one final newline.
     Only dict (str keys), list/tuple, str, int, bool and None can be dumped.
+
+    Plain documents (a non-empty dict or list of exactly those types, keys short enough to be
+    simple keys) go through `_fast_dump`, which writes the same bytes as the reference path
+    `_reference_dump` (PyYAML's pure-Python SafeDumper); anything else (other types, odd keys,
+    too deep, a scalar document) takes the reference path itself.
     """
+    try:
+        return _fast_dump(obj)
+    except _Fallback:
+        return _reference_dump(obj)
+
+
+def _reference_dump(obj: Any) -> str:
+    """`dump` through PyYAML's pure-Python emitter: the definition of canonical text."""
     clean = _clean(obj)
     text: str = yaml.dump(
         clean,
@@ -668,3 +682,147 @@ def dump(obj: Any) -> str:
         line_break="\n",
     )
     return text
+
+
+# --------------------------------------------------------------------------------------
+# The fast emitter: the reference emitter's output for pbem's plain subset, without events.
+#
+# With the settings `_reference_dump` uses (block style, indent 2, no wrapping, unicode as is,
+# no aliases) PyYAML lays a plain document out like this: every mapping entry starts a line,
+# `key: scalar`, `key: []` or `key: {}` for an empty container, otherwise `key:` and the
+# container on the next lines (a mapping 2 columns further in, a list at the key's own column);
+# every list item is `- ` followed by the item, a non-empty container starting on the dash's
+# line and going on 2 columns further in. Scalars are written alone on their line, so their
+# text depends only on the scalar: `_scalar_text` asks PyYAML's own analysis and resolver
+# which style the emitter would choose, and PyYAML's own writers for quoted text. Whatever
+# this layout does not cover raises `_Fallback` and `dump` takes the reference path.
+# tests/test_speed_yaml.py checks both paths give the same bytes.
+
+
+class _Fallback(Exception):
+    """The fast emitter does not cover this document: use the reference path."""
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_analyzer: Any = yaml.emitter.Emitter(io.StringIO(), allow_unicode=True, width=_NO_WRAP)
+_resolver: Any = _Dumper.__new__(_Dumper)  # only `resolve` is used: it reads class attributes
+_SCALAR_CACHE: dict[str, str] = {}
+_SCALAR_CACHE_MAX = 1 << 16
+# A key is written as a simple key (`key: value`) only if its text, plus the 5 characters of
+# the `!!str` tag PyYAML counts, is shorter than 128 characters, and it is not empty and has no
+# line break. Longer keys take the reference path (which writes `? key`); 100 leaves a margin.
+_MAX_FAST_KEY = 100
+
+
+def _quoted(text: str, style: str) -> str:
+    """`text` as PyYAML's writer writes it in `style` (' or "), on its own, never wrapped."""
+    stream = io.StringIO()
+    writer: Any = yaml.emitter.Emitter(stream, allow_unicode=True, width=_NO_WRAP)
+    if style == '"':
+        writer.write_double_quoted(text, split=False)
+    else:
+        writer.write_single_quoted(text, split=False)
+    result: str = stream.getvalue()
+    return result
+
+
+def _scalar_text(text: str) -> str:
+    """How the reference emitter writes the string `text` as a block-context scalar."""
+    found = _SCALAR_CACHE.get(text)
+    if found is not None:
+        return found
+    if _BREAKS_RE.search(text) or not _plain_is_string(text):
+        result = _quoted(text, '"')  # the representer asks for double quotes
+    else:
+        analysis = _analyzer.analyze_scalar(text)
+        implicit = _resolver.resolve(yaml.ScalarNode, text, (True, False)) == _STR_TAG
+        if implicit and analysis.allow_block_plain:
+            result = text
+        elif analysis.allow_single_quoted:
+            result = _quoted(text, "'")
+        else:
+            result = _quoted(text, '"')
+    if len(_SCALAR_CACHE) >= _SCALAR_CACHE_MAX:
+        _SCALAR_CACHE.clear()
+    _SCALAR_CACHE[text] = result
+    return result
+
+
+def _key_text(key: Any) -> str:
+    if type(key) is not str or not 0 < len(key) <= _MAX_FAST_KEY or _BREAKS_RE.search(key):
+        raise _Fallback
+    return _scalar_text(key)
+
+
+def _fast_dump(obj: Any) -> str:
+    kind = type(obj)
+    lines: list[str] = []
+    if kind is dict and obj:
+        _fast_map(obj, "", None, lines, 0)
+    elif (kind is list or kind is tuple) and obj:
+        _fast_seq(obj, "", None, lines, 0)
+    else:
+        raise _Fallback
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _fast_map(mapping: dict[Any, Any], pad: str, lead: str | None, lines: list[str], depth: int) -> None:
+    """Entries at column len(pad); the first one after `lead` (a list item's dashes) if given."""
+    inner = pad + "  "
+    child = depth + 1
+    for key, value in mapping.items():
+        head = (pad if lead is None else lead) + _key_text(key)
+        lead = None
+        kind = type(value)
+        if kind is str:
+            lines.append(head + ": " + _scalar_text(value))
+        elif kind is int:
+            lines.append(head + ": " + int.__repr__(value))
+        elif kind is bool:
+            lines.append(head + (": true" if value else ": false"))
+        elif value is None:
+            lines.append(head + ": null")
+        elif kind is dict or kind is list or kind is tuple:
+            if child >= MAX_DEPTH:
+                raise _Fallback
+            if not value:
+                lines.append(head + (": {}" if kind is dict else ": []"))
+            elif kind is dict:
+                lines.append(head + ":")
+                _fast_map(value, inner, None, lines, child)
+            else:
+                lines.append(head + ":")
+                _fast_seq(value, pad, None, lines, child)
+        else:
+            raise _Fallback
+
+
+def _fast_seq(items: list[Any] | tuple[Any, ...], pad: str, lead: str | None, lines: list[str], depth: int) -> None:
+    """Items with their dash at column len(pad); the first one after `lead` if given."""
+    inner = pad + "  "
+    child = depth + 1
+    dash = pad + "- "
+    for value in items:
+        head = dash if lead is None else lead + "- "
+        lead = None
+        kind = type(value)
+        if kind is str:
+            lines.append(head + _scalar_text(value))
+        elif kind is int:
+            lines.append(head + int.__repr__(value))
+        elif kind is bool:
+            lines.append(head + ("true" if value else "false"))
+        elif value is None:
+            lines.append(head + "null")
+        elif kind is dict or kind is list or kind is tuple:
+            if child >= MAX_DEPTH:
+                raise _Fallback
+            if not value:
+                lines.append(head + ("{}" if kind is dict else "[]"))
+            elif kind is dict:
+                _fast_map(value, inner, head, lines, child)
+            else:
+                _fast_seq(value, inner, head, lines, child)
+        else:
+            raise _Fallback

@@ -1,6 +1,7 @@
 """Hex-grid arithmetic for printed wargame maps: ids, neighbours, hexsides, range, lines.
 
-Pure and exact: no I/O, and every result is built from ints and `Fraction`s.
+Pure and exact: no I/O, and every result is built from ints (lines by an integer walk,
+checked against the original walk in `Fraction`s, kept as `HexGrid._line_exact`).
 
 Hex ids are the printed four-digit ``CCRR`` strings: two digits of column, two of
 row. Columns are vertical and hexes flat-topped, so each column is offset half a
@@ -39,10 +40,12 @@ of a hex the line passes through).
 
 from __future__ import annotations
 
+import math
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Literal, Union
+from typing import Callable, Iterable, Literal, Union
 
 Stagger = Literal["odd-low", "even-low"]
 STAGGERS: tuple[Stagger, ...] = ("odd-low", "even-low")
@@ -247,13 +250,18 @@ class Line:
         def sides(hexsides: tuple[Hexside, ...]) -> bool:
             return side_blocks is not None and any(side_blocks(s) for s in hexsides)
 
-        if any(hex_blocks(h) for h in self.between) or sides(self.hexsides):
-            return True
-        combine = all if at_split == "both" else any
+        for h in self.hexes[1:-1]:
+            if hex_blocks(h):
+                return True
+        if side_blocks is not None:
+            for s in self.hexsides:
+                if side_blocks(s):
+                    return True
+        both = at_split == "both"
         for split in self.splits:
             left = any(hex_blocks(h) for h in split.left) or sides(split.left_hexsides)
             right = any(hex_blocks(h) for h in split.right) or sides(split.right_hexsides)
-            if combine((left, right)):
+            if (left and right) if both else (left or right):
                 return True
         return False
 
@@ -340,7 +348,22 @@ class HexGrid:
         return tuple(h for k in range(radius + 1) for h in self.ring(hex, k))
 
     def line(self, a: HexLike, b: HexLike) -> Line:
-        """The hexes a straight line between the centres of `a` and `b` passes through."""
+        """The hexes a straight line between the centres of `a` and `b` passes through.
+
+        Computed with integers (`_walk_int`) from a shape shared by every pair of hexes with
+        the same offset and column parity (`_shape`, cached per grid); the result equals the
+        exact rational walk (`_line_exact`, the reference) for every pair.
+        """
+        h = as_hex(a)
+        g = as_hex(b)
+        col, row = h.col, h.row
+        dc, dr = g.col - col, g.row - row
+        if abs(dc) >= _LIMIT or abs(dr) >= _LIMIT:
+            return self._line_exact(h, g)
+        return _shape(self.stagger, col & 1, dc, dr).place(col, row)
+
+    def _line_exact(self, a: HexLike, b: HexLike) -> Line:
+        """`line` by the exact rational walk (Fractions, symbolic epsilon): the reference."""
         start, end = self.to_cube(a), self.to_cube(b)
         left = tuple(self.from_cube(c) for c in _walk(start, end, 1))
         right = tuple(self.from_cube(c) for c in _walk(start, end, -1))
@@ -429,3 +452,372 @@ def _split(index: int, left: tuple[Hex, ...], right: tuple[Hex, ...]) -> Split:
 
 def _crossings(path: tuple[Hex, ...]) -> list[Hexside]:
     return [Hexside.of(p, q) for p, q in zip(path, path[1:])]
+
+
+# --- the integer walk ------------------------------------------------------------------------------
+#
+# `_walk` in integers. For boundary family k = (i, j) with slope_k = d_i - d_j != 0, let
+# s_k = |slope_k| and sg_k its sign. In the cell at `rel` (relative to the start) the line
+# leaves through family k at t_k = u_k / s_k with u_k = 1 + sg_k * (rel_i - rel_j); scaled by
+# the product of the nonzero s, T_k = u_k * w_k (w_k: product of the other nonzero s) compares
+# as t_k does. Stepping through family k moves by sg_k * beyond_k, which adds 2 to u_k and
+# -sg_k * sg_m to every other u_m (the beyond vectors change their own difference by 2 and the
+# others by -1). The nudge's coefficient -side * (n_i - n_j) / slope_k, with n_i - n_j equal
+# to -3 d_j' for the axis j' outside the pair, is fixed for the whole line: ties in T (the line
+# meets a corner or runs along a hexside) go to the family with the smaller coefficient, which
+# is exactly the lexicographic (value, epsilon) order `_walk` sorts by.
+
+# A hex as one int: cube q and r packed (q * _PACK + r), so that moving by a cube offset is adding
+# its packed form. Exact while |r| < _PACK / 2; hexes beyond _LIMIT take the general path.
+_PACK = 1 << 32
+_LIMIT = 1 << 28
+_BEYOND = tuple(_b.coords() for _, _, _b in _BOUNDARIES)
+
+
+_MOVE0 = _PACK - 1  # the packed beyond vectors of the three boundary families
+_MOVE1 = 1
+_MOVE2 = -_PACK
+
+
+def _walk_setup(d0: int, d1: int, d2: int, side: int) -> tuple[float, float, float, tuple[tuple[int, int, int, int], ...]]:
+    """Initial T of the three boundary families and, per family, (dT0, dT1, dT2, packed move)."""
+    x0, x1, x2 = d0 - d1, d1 - d2, d2 - d0
+    s0, s1, s2 = abs(x0), abs(x1), abs(x2)
+    g0 = (x0 > 0) - (x0 < 0)
+    g1 = (x1 > 0) - (x1 < 0)
+    g2 = (x2 > 0) - (x2 < 0)
+    w0 = (s1 or 1) * (s2 or 1) if s0 else 0
+    w1 = (s0 or 1) * (s2 or 1) if s1 else 0
+    w2 = (s0 or 1) * (s1 or 1) if s2 else 0
+    # Ties go to the smaller nudge coefficient (then the lower family, as sorting pairs does): T
+    # is scaled by 4 and the rank in that order added, so the smallest T is the exit `_walk` takes.
+    gw0, gw1, gw2 = g0 * w0, g1 * w1, g2 * w2
+    e0, e1, e2 = side * d2 * gw0, side * d0 * gw1, side * d1 * gw2
+    t0: float = 4 * w0 + (bool(s1) and e1 < e0) + (bool(s2) and e2 < e0) if s0 else math.inf
+    t1: float = 4 * w1 + (bool(s0) and e0 <= e1) + (bool(s2) and e2 < e1) if s1 else math.inf
+    t2: float = 4 * w2 + (bool(s0) and e0 <= e2) + (bool(s1) and e1 <= e2) if s2 else math.inf
+    m0, m1, m2 = -4 * gw0, -4 * gw1, -4 * gw2
+    steps = ((8 * w0, g0 * m1, g0 * m2, g0 * _MOVE0),
+             (g1 * m0, 8 * w1, g1 * m2, g1 * _MOVE1),
+             (g2 * m0, g2 * m1, 8 * w2, g2 * _MOVE2))
+    return t0, t1, t2, steps
+
+
+def _walk_int(d: tuple[int, int, int], side: int) -> list[int]:
+    """The cells the segment 0->d enters, nudged by `side`, as packed cube (q, r) relative to the start."""
+    d0, d1, d2 = d
+    t0, t1, t2, steps = _walk_setup(d0, d1, d2, side)
+    end = d0 * _PACK + d1
+    p = 0
+    path = [0]
+    for _ in range(4 * max(abs(d0), abs(d1), abs(d2)) + 4):
+        if p == end:
+            return path
+        if t0 < t1:
+            k = 0 if t0 < t2 else 2
+        else:
+            k = 1 if t1 < t2 else 2
+        a0, a1, a2, move = steps[k]
+        t0 += a0
+        t1 += a1
+        t2 += a2
+        p += move
+        path.append(p)
+    raise AssertionError(f"line walk to {d} did not arrive")
+
+
+def _unpack(p: int) -> tuple[int, int]:
+    q = (p + _PACK // 2) // _PACK
+    return q, p - q * _PACK
+
+
+def _may_tie(dq: int, dr: int) -> bool:
+    """Whether the line from a hex centre to the one at cube offset d meets a hex corner (where the
+    two nudged walks part). Corners sit at +-(2/3, -1/3, -1/3) and its permutations modulo the
+    lattice, so t * d hits one for some 0 < t < 1 iff the primitive direction d / gcd(d) has all
+    three coordinates congruent modulo 3 and not divisible by 3."""
+    g = math.gcd(dq, dr)
+    if g == 0:
+        return False
+    e0, e1 = dq // g, dr // g
+    return (e0 - e1) % 3 == 0 and e0 % 3 != 0  # then e2 = -e0 - e1 is congruent to them too
+
+
+def _walks(dq: int, dr: int) -> tuple[list[int], list[int]]:
+    """Left- and right-nudged walks to cube offset (dq, dr); one walk when they cannot differ."""
+    d = (dq, dr, -dq - dr)
+    left = _walk_int(d, 1)
+    return left, (_walk_int(d, -1) if _may_tie(dq, dr) else left)
+
+
+class _Shape:
+    """The line from a hex to the hex (dc, dr) columns/rows away, for one stagger and start column
+    parity, as offsets; `place` puts it at a start hex."""
+
+    __slots__ = ("cells", "left", "right", "hexes", "hexsides", "splits")
+
+    def __init__(self, stagger: Stagger, parity: int, dc: int, dr: int) -> None:
+        grid = HexGrid(stagger)
+        lift0 = grid._lift(parity)
+        start = Cube(parity, -lift0, lift0 - parity)
+        end = grid.to_cube(Hex(parity + dc, dr))
+        d = (end - start).coords()
+        # Cells as offsets from the start hex (column parity preserved, so rows are exact).
+        walks = [tuple(grid.from_cube(start + Cube(q, r, -q - r)) for q, r in map(_unpack, walk))
+                 for walk in _walks(d[0], d[1])]
+        line = _merge(walks[0], walks[1])
+        cells: dict[Hex, int] = {}
+        for h in (*line.left, *line.right):
+            cells.setdefault(h, len(cells))
+        self.cells = tuple((h.col - parity, h.row) for h in cells)
+
+        def idx(hexes: tuple[Hex, ...]) -> tuple[int, ...]:
+            return tuple(cells[h] for h in hexes)
+
+        def sides(hexsides: tuple[Hexside, ...]) -> tuple[tuple[int, int], ...]:
+            return tuple((cells[x.first], cells[x.second]) for x in hexsides)
+
+        self.left = idx(line.left)
+        self.right = idx(line.right)
+        self.hexes = idx(line.hexes)
+        self.hexsides = sides(line.hexsides)
+        self.splits = tuple(
+            (sp.index, sp.kind, idx(sp.left), idx(sp.right), sides(sp.left_hexsides), sides(sp.right_hexsides),
+             None if sp.hexside is None else (cells[sp.hexside.first], cells[sp.hexside.second]))
+            for sp in line.splits
+        )
+
+    def place(self, col: int, row: int) -> Line:
+        hexes = [_hex(col + dc, row + dr) for dc, dr in self.cells]
+
+        def side(pair: tuple[int, int]) -> Hexside:
+            return _hexside(hexes[pair[0]], hexes[pair[1]])
+
+        return Line(
+            tuple([hexes[i] for i in self.left]),
+            tuple([hexes[i] for i in self.right]),
+            tuple([hexes[i] for i in self.hexes]),
+            tuple([side(p) for p in self.hexsides]),
+            tuple(
+                Split(index, kind, tuple([hexes[i] for i in left]), tuple([hexes[i] for i in right]),
+                      tuple([side(p) for p in left_sides]), tuple([side(p) for p in right_sides]),
+                      None if hexside is None else side(hexside))
+                for index, kind, left, right, left_sides, right_sides, hexside in self.splits
+            ),
+        )
+
+
+_SHAPES: OrderedDict[tuple[str, int, int, int], _Shape] = OrderedDict()
+_SHAPES_MAX = 4096
+
+
+def _shape(stagger: Stagger, parity: int, dc: int, dr: int) -> _Shape:
+    key = (stagger, parity, dc, dr)
+    found = _SHAPES.get(key)
+    if found is None:
+        found = _SHAPES[key] = _Shape(stagger, parity, dc, dr)
+        if len(_SHAPES) > _SHAPES_MAX:
+            _SHAPES.popitem(last=False)
+    return found
+
+
+# Hex and Hexside objects are immutable, so `line` hands out shared ones (bounded tables).
+_HEXES: dict[tuple[int, int], Hex] = {}
+_SIDES: dict[tuple[Hex, Hex], Hexside] = {}
+_INTERN_MAX = 1 << 16
+
+
+def _hex(col: int, row: int) -> Hex:
+    key = (col, row)
+    found = _HEXES.get(key)
+    if found is None:
+        if len(_HEXES) >= _INTERN_MAX:
+            _HEXES.clear()
+        found = _HEXES[key] = Hex(col, row)
+    return found
+
+
+def _hexside(first: Hex, second: Hex) -> Hexside:
+    key = (first, second)
+    found = _SIDES.get(key)
+    if found is None:
+        if len(_SIDES) >= _INTERN_MAX:
+            _SIDES.clear()
+        found = _SIDES[key] = Hexside(first, second)
+    return found
+
+
+# --- line of sight against fixed terrain, in integers ----------------------------------------------
+
+
+
+def _packed(q: int, r: int) -> int:
+    return q * _PACK + r
+
+
+# One split of a plan: the left side's hexes and hexsides, then the right side's.
+_PlanSplit = tuple[tuple[int, ...], tuple[frozenset[int], ...], tuple[int, ...], tuple[frozenset[int], ...]]
+
+
+class _Plan:
+    """What decides a line of sight from a hex to the hex at cube offset d, as packed offsets:
+    the hexes strictly between, the hexsides both nudged lines cross, and per split each side's
+    hexes and hexsides."""
+
+    __slots__ = ("between", "sides", "splits")
+
+    between: tuple[int, ...]
+    sides: tuple[frozenset[int], ...]
+    splits: tuple[_PlanSplit, ...]
+
+    def __init__(self, lp: list[int], rp: list[int], with_sides: bool) -> None:
+        if rp is lp:  # no corner on the way: both nudged lines are the same
+            self.between = tuple(lp[1:-1])
+            self.sides = _pairs(lp) if with_sides else ()
+            self.splits = ()
+            return
+        common: list[int] = []
+        splits: list[_PlanSplit] = []
+        i = j = 0
+        while i < len(lp):  # as `_merge`
+            if lp[i] == rp[j]:
+                common.append(lp[i])
+                i, j = i + 1, j + 1
+                continue
+            k = next(k for k in range(i, len(lp)) if lp[k] in rp[j:])
+            m = rp.index(lp[k], j)
+            if with_sides:
+                splits.append((tuple(lp[i:k]), _pairs(lp[i - 1:k + 1]), tuple(rp[j:m]), _pairs(rp[j - 1:m + 1])))
+            else:
+                splits.append((tuple(lp[i:k]), (), tuple(rp[j:m]), ()))
+            i, j = k, m
+        split_sides = {side for split in splits for side in split[1] + split[3]}
+        self.between = tuple(common[1:-1])
+        self.sides = tuple(side for side in _pairs(lp) if side not in split_sides) if with_sides else ()
+        self.splits = tuple(splits)
+
+
+def _clear_walk(start: int, dq: int, dr: int, blocking: frozenset[int]) -> bool:
+    """`SightLines.clear` from scratch for a line that meets no corner and no blocking hexside:
+    walk it and stop at the first blocking hex before the end."""
+    if dq == 0 and dr == 0:
+        return True
+    d2 = -dq - dr
+    t0, t1, t2, steps = _walk_setup(dq, dr, d2, 1)
+    end = start + dq * _PACK + dr
+    p = start
+    for _ in range(4 * max(abs(dq), abs(dr), abs(d2)) + 4):
+        if t0 < t1:
+            k = 0 if t0 < t2 else 2
+        else:
+            k = 1 if t1 < t2 else 2
+        a0, a1, a2, move = steps[k]
+        t0 += a0
+        t1 += a1
+        t2 += a2
+        p += move
+        if p == end:
+            return True
+        if p in blocking:
+            return False
+    raise AssertionError(f"line walk to {dq, dr} did not arrive")
+
+
+def _pairs(path: list[int]) -> tuple[frozenset[int], ...]:
+    return tuple(frozenset((p, q)) for p, q in zip(path, path[1:]))
+
+
+class SightLines:
+    """Line-of-sight queries on one grid against fixed blocking terrain, with integers only.
+
+    `clear(a, b)` is ``not grid.line(a, b).blocked(lambda h: h in blocking, at_split=at_split,
+    side_blocks=lambda s: s in blocking_sides)`` for every pair of hexes (tests/test_speed_geometry.py
+    checks it against the exact rational line), without building `Line` objects. The lines are
+    walked with integer arithmetic (`_walk_int`); a line's plan depends only on the cube offset
+    between its ends, so plans are cached per offset unless ``cache=False`` (each query then walks
+    its line from scratch). No result is cached per pair of hexes.
+    """
+
+    def __init__(self, grid: HexGrid, blocking: Iterable[HexLike], *, at_split: SplitRule,
+                 blocking_sides: Iterable[Hexside] = (), cache: bool = True) -> None:
+        if at_split not in ("both", "either"):
+            raise ValueError(f"at_split must be 'both' or 'either', got {at_split!r}")
+        self.grid = grid
+        self.at_split = at_split
+        self._either = at_split == "either"
+        # Exact sets (as Hex and Hexside) for the general path; packed ints for hexes near enough.
+        self._hexes = frozenset(as_hex(h) for h in blocking)
+        self._sides = frozenset(blocking_sides)
+        self._blocking = frozenset(k for k in map(self._key, self._hexes) if k is not None)
+        self._blocking_sides = frozenset(
+            frozenset((first, second)) for first, second in ((self._key(s.first), self._key(s.second))
+                                                             for s in self._sides)
+            if first is not None and second is not None)
+        self._cache = cache
+        self._plans: dict[tuple[int, int], _Plan] = {}
+        self._keys: dict[HexLike, int | None] = {}
+
+    def _key(self, hex: HexLike) -> int | None:
+        """The packed cube coordinates of `hex`, or None if it lies too far out to pack."""
+        cube = self.grid.to_cube(hex)
+        if abs(cube.q) >= _LIMIT or abs(cube.r) >= _LIMIT:
+            return None
+        return _packed(cube.q, cube.r)
+
+    def _packed_hex(self, hex: HexLike) -> int | None:
+        try:
+            return self._keys[hex]
+        except KeyError:
+            pass
+        found = self._key(hex)
+        if len(self._keys) >= _INTERN_MAX:
+            self._keys.clear()
+        self._keys[hex] = found
+        return found
+
+    def plan(self, dq: int, dr: int) -> _Plan:
+        """The plan of the line from a hex to the hex at cube offset (dq, dr, -dq - dr)."""
+        key = (dq, dr)
+        found = self._plans.get(key) if self._cache else None
+        if found is None:
+            left, right = _walks(dq, dr)
+            found = _Plan(left, right, bool(self._blocking_sides))
+            if self._cache:
+                if len(self._plans) >= _INTERN_MAX:
+                    self._plans.clear()
+                self._plans[key] = found
+        return found
+
+    def clear(self, a: HexLike, b: HexLike) -> bool:
+        """Whether nothing between `a` and `b` blocks the line (the end hexes never count)."""
+        ka = self._packed_hex(a)
+        kb = self._packed_hex(b)
+        if ka is None or kb is None:
+            return not self._general(a, b)
+        dq, dr = _unpack(kb - ka)
+        blocking = self._blocking
+        if not self._cache and not self._blocking_sides and not _may_tie(dq, dr):
+            return _clear_walk(ka, dq, dr, blocking)
+        plan = self.plan(dq, dr)
+        for cell in plan.between:
+            if ka + cell in blocking:
+                return False
+        sides = self._blocking_sides
+        if sides:
+            for side in plan.sides:
+                if frozenset(ka + cell for cell in side) in sides:
+                    return False
+        for left, left_sides, right, right_sides in plan.splits:
+            left_blocks = any(ka + cell in blocking for cell in left) or (
+                bool(sides) and any(frozenset(ka + cell for cell in side) in sides for side in left_sides))
+            right_blocks = any(ka + cell in blocking for cell in right) or (
+                bool(sides) and any(frozenset(ka + cell for cell in side) in sides for side in right_sides))
+            if (left_blocks or right_blocks) if self._either else (left_blocks and right_blocks):
+                return False
+        return True
+
+    def _general(self, a: HexLike, b: HexLike) -> bool:
+        """`Line.blocked` for hexes too far out to pack."""
+        sides = self._sides
+        return self.grid.line(a, b).blocked(self._hexes.__contains__, at_split=self.at_split,
+                                            side_blocks=sides.__contains__ if sides else None)
