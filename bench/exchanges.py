@@ -6,7 +6,10 @@ sequence hands the initiative to another side (the awaited set of sides changes)
 a row awaited from the same side could, at best, share one exchange, so every exchange beyond
 the hand-overs is one the phase sequence does not force. Counted on complete bot games.
 
-    python bench/exchanges.py [--games 3]
+    python bench/exchanges.py [--games 3] [--ask]
+
+With --ask every side keeps `ask` for every decision its ruleset lets it put to `ask` (the
+most mail a player can choose); without it, the rulesets' default standing answers.
 """
 
 from __future__ import annotations
@@ -24,15 +27,24 @@ from pbem.core import yamlio  # noqa: E402
 from pbem.core.adjudicator import adjudicate  # noqa: E402
 from pbem.core.game import load_game  # noqa: E402
 from pbem.core.position import current_position  # noqa: E402
+from pbem.core.ruleset import get as get_ruleset  # noqa: E402
+
+
+def ask_everything(ruleset_id: str) -> dict[str, object]:
+    """Standing answers `ask` for every topic whose options include it."""
+    topics = get_ruleset(ruleset_id).standing_schema().get("properties", {})
+    return {topic: "ask" for topic, schema in topics.items() if "ask" in schema.get("enum", [])}
 
 
 def game_turn(state: dict) -> object:  # type: ignore[type-arg]
     return state.get("turn", "?")
 
 
-def play(ruleset_id: str, workdir: Path, secret: bytes) -> list[tuple[object, tuple[str, ...], str]]:
+def play(ruleset_id: str, workdir: Path, secret: bytes, ask: bool = False) -> list[tuple[object, tuple[str, ...], str]]:
     """(game turn, sides asked, what) for every exchange of one complete bot game."""
     game = setup_game(ruleset_id, workdir, secret=secret)
+    if ask:
+        game.standing = {side: ask_everything(ruleset_id) for side in game.players}
     asked = []
     while True:
         position = current_position(load_game(game.root))
@@ -55,6 +67,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--rulesets", default="fbsm,toc")
+    parser.add_argument("--ask", action="store_true", help="every side answers `ask` to every decision it can")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -63,7 +76,7 @@ def main() -> int:
             per_turn_ho: dict[object, int] = defaultdict(int)
             decisions = 0
             for g in range(args.games):
-                asked = play(ruleset_id, Path(tmp) / f"{ruleset_id}-{g}", bytes([g + 1]) * 32)
+                asked = play(ruleset_id, Path(tmp) / f"{ruleset_id}-{g}", bytes([g + 1]) * 32, args.ask)
                 previous: tuple[str, ...] | None = None
                 for turn, sides, what in asked:
                     per_turn_ex[(g, turn)] += 1
