@@ -38,6 +38,15 @@ SITUATIONS = _situations()
 FIRE = {"type": "fire", "side": "german", "section": "10.10", "target": "2234", "firers": ["G01", "G02"],
         "from": ["2236"], "strength": 5, "defense": 2, "odds": 2, "close_assault": False,
         "results": [{"unit": "US01", "side": "us", "roll": 3, "eliminated": False}]}
+BOMBARD = [{"type": "bombard", "side": "german", "section": "11.2", "target": "2234", "markers": ["heavy-1", "light-2"],
+            "spotter": "G01"},
+           {"type": "drift", "side": "german", "section": "11.3", "marker": "heavy-1", "target": "2234", "roll": 4,
+            "drift": 1, "final": "2233", "lost": False},
+           {"type": "drift", "side": "german", "section": "11.3", "marker": "light-2", "target": "2234", "roll": 6,
+            "drift": 3, "final": None, "lost": True},
+           {"type": "bombardment", "side": "german", "section": "11.4", "hex": "2233", "markers": ["heavy-1"],
+            "strength": 8, "defense": 2, "odds": 4,
+            "results": [{"unit": "US01", "side": "us", "roll": 2, "eliminated": True}]}]
 MOVE = {"type": "move", "side": "german", "section": "9.1", "unit": "G01", "from": "2236", "path": ["2235"],
         "mp_half": 2}
 
@@ -91,7 +100,7 @@ def test_the_svg_has_title_legend_grid_and_counters_with_values() -> None:
         c = config(view["state"]["setup"]).counters[uid]
         assert f"{c.fire}-{c.range}-{c.move}" in list(el.itertext())
     overlay = root.find(f".//{NS}g[@id='last-adjudication']")
-    assert overlay is not None and len(overlay.findall(f"{NS}polyline")) == 1  # the move
+    assert overlay is not None and len(overlay.findall(f".//{NS}polyline")) == 1  # the move
     assert "2:1 3" in "".join(overlay.itertext())  # the fire: odds and the roll
 
 
@@ -147,9 +156,11 @@ def test_pictures_and_reports_do_not_change_when_hidden_units_do(viewer: str) ->
         a, b = hidden[0], spare[0]
         changed["units"][a], changed["units"][b] = changed["units"][b], changed["units"][a]
         assert changed != state
-        before, after = view_of(state, viewer, [FIRE, MOVE]), view_of(changed, viewer, [FIRE, MOVE])
+        events = [FIRE, MOVE, *BOMBARD]
+        before, after = view_of(state, viewer, events), view_of(changed, viewer, events)
         svg = map_svg(before)
         assert svg == map_svg(after)
+        assert 'data-marker="heavy-1"' in svg and 'data-kind="drift"' in svg  # the markers are drawn
         assert report_text(before) == report_text(after)
         assert report_text(before, "markdown") == report_text(after, "markdown")
         for uid in (a, b):  # neither the unit hidden before nor the one hidden after is named
@@ -167,3 +178,26 @@ def test_a_change_the_side_may_see_does_change_the_picture() -> None:
     changed = copy.deepcopy(state)
     changed["units"][stack["top"]["unit"]]["status"] = "container"
     assert map_svg(view) != map_svg(view_of(changed, "us"))
+
+
+def test_the_dead_a_side_did_not_look_at_are_anonymous_wrecks() -> None:
+    """6.5: a German bombardment drifting onto German units shows the US side wrecks, not ids."""
+    state = SITUATIONS[2]
+    cfg = config(state["setup"])
+    german = sorted(uid for uid, u in state["units"].items()
+                    if u["status"] == "active" and cfg.counters[uid].side == "german")
+    a, b = german[0], german[1]
+    pictures = []
+    for dead in (a, b):
+        changed = copy.deepcopy(state)
+        changed["units"][dead].update({"status": "eliminated", "hex": "2233", "by": "german"})
+        view = view_of(changed, "us")
+        assert view["state"]["wrecks"] == {"2233": 1}
+        svg = map_svg(view)
+        root = ET.fromstring(svg)
+        wrecks = [el for el in root.iter(f"{NS}g") if "wreck" in el.get("class", "") and el.get("data-hex") == "2233"]
+        assert len(wrecks) == 1 and wrecks[0].get("id") is None
+        assert f"unit-{dead}\"" not in svg
+        pictures.append((svg, view["state"]["enemy"]))
+    if pictures[0][1] == pictures[1][1]:  # the same stacks seen: the picture cannot tell who died
+        assert pictures[0][0] == pictures[1][0]

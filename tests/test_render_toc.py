@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -46,7 +47,7 @@ def test_hidden_units_under_the_top_change_nothing() -> None:
         cfg = config(state["setup"])
         stacks: dict[str, list[tuple[int, str]]] = {}
         for uid, u in state["units"].items():
-            if u["status"] == "map" and cfg.counters[uid].side == "german":
+            if u["status"] in ("active", "map") and cfg.counters[uid].side == "german":
                 stacks.setdefault(u["hex"], []).append((u["z"], uid))
         deep = [sorted(items) for items in stacks.values() if len(items) >= 3]
         if not deep:
@@ -67,3 +68,71 @@ def test_bombard_sentence_cites_its_section() -> None:
     sentence = adapter.sentence(view["events"][0], view)
     assert sentence is not None and sentence.endswith("(10.7).") and "2708" in sentence
     assert sentence in report_text(view)
+
+
+# --- fog of war in pictures: whatever the enemy hides may change, the picture may not -----------
+
+def _beneath_tops(state: dict[str, Any], side: str) -> list[list[str]]:
+    """Per enemy stack of `side`, its units bottom first without the top one (hidden from the other side)."""
+    cfg = config(state["setup"])
+    stacks: dict[str, list[tuple[int, str]]] = {}
+    for uid, u in state["units"].items():
+        if u["status"] in ("active", "map") and cfg.counters[uid].side == side:
+            stacks.setdefault(u["hex"], []).append((u["z"], uid))
+    return [[uid for _, uid in sorted(items)[:-1]] for _, items in sorted(stacks.items()) if len(items) > 1]
+
+
+def _hide_differently(state: dict[str, Any], side: str) -> tuple[dict[str, Any], set[str]]:
+    """A copy of the state changed only where `side`'s opponent may not look, and the units changed."""
+    changed = copy.deepcopy(state)
+    cfg = config(state["setup"])
+    touched: set[str] = set()
+    for below in _beneath_tops(state, side):
+        for uid in below:  # a hidden unit's strength (6.6: nothing beneath the top shows)
+            unit = changed["units"][uid]
+            if unit["steps"] > 1:
+                unit["steps"] -= 1
+                touched.add(uid)
+        if len(below) >= 2:  # and the order of the hidden units
+            a, b = below[0], below[1]
+            changed["units"][a]["z"], changed["units"][b]["z"] = changed["units"][b]["z"], changed["units"][a]["z"]
+            touched |= {a, b}
+    mine = sorted(uid for uid, u in state["units"].items()
+                  if u["status"] in ("active", "map") and cfg.counters[uid].side == side)
+    changed["marched"] = sorted(set(state["marched"]) ^ set(mine[:2]))  # who marched (9.20) is the mover's own
+    return changed, touched
+
+
+@pytest.mark.parametrize("viewer", SIDES)
+def test_pictures_do_not_change_when_what_the_enemy_hides_does(viewer: str) -> None:
+    enemy = "british" if viewer == "german" else "german"
+    checked = 0
+    for state in SITUATIONS:
+        changed, touched = _hide_differently(state, enemy)
+        if not touched:
+            continue
+        assert changed != state
+        for events in ([], [BOMBARD]):
+            before, after = view_of(state, viewer, events), view_of(changed, viewer, events)
+            svg = map_svg(before)
+            assert svg == map_svg(after), "the picture tells what the view hides"
+            assert report_text(before) == report_text(after)
+            if not events:  # no unit beneath an enemy top is named, typed or valued anywhere
+                named = set(before["state"]["units"]) | set(before["state"]["enemy_dead"])
+                for uid in touched - named:
+                    assert not re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])", svg), uid
+        checked += 1
+    assert checked > 0
+
+
+def test_a_change_the_side_may_see_does_change_the_toc_picture() -> None:
+    """The converse, so the leak test cannot pass by drawing nothing."""
+    state = SITUATIONS[0]
+    view = view_of(state, "british")
+    hex_id, stack = next(iter(view["state"]["enemy"].items()))
+    changed = copy.deepcopy(state)
+    changed["units"][stack["top"]["unit"]]["steps"] = max(1, stack["top"]["steps"] - 1) \
+        if stack["top"]["steps"] > 1 else 2
+    changed["control"] = sorted(set(state["control"]) ^ {hex_id})
+    after = view_of(changed, "british")
+    assert after != view and map_svg(view) != map_svg(after)

@@ -28,6 +28,40 @@ class Counter:
     own: bool = True
     count: int = 1  # units in the stack this counter tops (enemy stacks); 1 for own units
     level: int = 0
+    flags: tuple[str, ...] = ()  # markers on the counter itself, e.g. "marched" (toc 9.20)
+    note: str = ""  # more words for the counter's tooltip (e.g. its counter face)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A marker on a hex: a bombardment marker where it landed, control of the hex, ..."""
+
+    kind: str  # "bombardment", "control", ...
+    hex: str
+    label: str = ""  # the few letters printed on the marker
+    side: str = ""
+    detail: str = ""  # the tooltip
+    data: tuple[tuple[str, str], ...] = ()  # more data-* attributes (name without "data-", value)
+
+
+# Kinds of actions: "move" and "advance" (path: every hex from the start to the end), the
+# attacks "fire", "close-assault", "melee", "defensive-fire", "bombard" (path: the hexes fired
+# from; none gives a ring on the target), "bombardment" (a ring on the hex the markers hit),
+# "spot" (a spotter's line of sight), "drift" (path: [aimed]; target: where the marker landed).
+ATTACKS = ("fire", "close-assault", "melee", "defensive-fire", "bombard", "bombardment")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing the last adjudication did, drawn in the overlay."""
+
+    kind: str
+    side: str
+    path: tuple[str, ...]
+    target: str = ""
+    label: str = ""  # odds, roll and result, printed by the target
+    detail: str = ""  # the whole sentence (tooltip)
+    units: tuple[str, ...] = ()  # the units the event names (only what the view holds)
 
 
 @dataclass
@@ -41,15 +75,15 @@ class Picture:
     off_map: list[tuple[str, str, str]] = field(default_factory=list)  # (uid, side, where: eliminated-in-hex / exited)
     wrecks: list[tuple[str, str, str]] = field(default_factory=list)  # (uid, side, hex) eliminated on the map
     places: list[tuple[str, str]] = field(default_factory=list)  # (name, hex)
-    markers: list[tuple[str, str]] = field(default_factory=list)  # (label, hex)
-    moves: list[tuple[str, list[str]]] = field(default_factory=list)  # (side, [hexes from start to end])
-    fire: list[tuple[str, list[str], str, str]] = field(default_factory=list)  # (side, origins, target, label)
-    drift: list[tuple[str, str, str]] = field(default_factory=list)  # (side, aimed, landed)
+    marks: list[Mark] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # extra legend lines (markers in hand, ...)
 
 
 class Adapter:
     ruleset_id = ""
     sides: tuple[str, ...] = ()
+    value_note = "counter: id, then its values"
 
     def side_name(self, side: str | None) -> str:
         return str(side or "").capitalize()

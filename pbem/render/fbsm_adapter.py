@@ -3,6 +3,12 @@
 Reads only the view: own units (`state.units`, values from the counter mix), enemy stacks as
 the view shows them (`state.enemy`: top unit and count), the carnage, the exited units, the
 markers and the events of the last adjudication (already cut down to what the side may see).
+
+Bombardment markers (11.x, 13.4) are placed, drift and are resolved within one adjudication,
+so the map shows each marker of the last adjudication where it landed (the `drift` events,
+public), a dotted arrow from where it was aimed, and a ring with the odds and rolls; the
+markers a side may still use this phase (`state.markers`) are listed in the legend. FBSM's
+rules track neither suppression nor control of hexes, so there are no such markers to draw.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from typing import Any, Mapping
 
 from pbem.rulesets.fbsm.tables import config
 
-from .adapters import Adapter, Counter, Picture, View, register
+from .adapters import Action, Adapter, Counter, Mark, Picture, View, register
 
 SIDE_NAMES = {"us": "US", "german": "German"}
 PLACES = ("varennes", "paroy", "crezancy", "moulin-ruine", "hill-231", "bridges", "rail-crossings")
@@ -30,6 +36,13 @@ def _hexes(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _label(event: Mapping[str, Any]) -> str:
+    """Odds, then each roll with a cross for each unit eliminated: "2:1 3, 5✕"."""
+    rolls = ", ".join(("-" if r.get("roll") is None else str(r["roll"])) + ("✕" if r.get("eliminated") else "")
+                      for r in event.get("results", []))
+    return f"{_odds(event.get('odds'))} {rolls or 'nobody hit'}"
+
+
 def _roll(roll: Any) -> str:
     return "no roll needed" if roll is None else f"rolled {roll}"
 
@@ -37,6 +50,7 @@ def _roll(roll: Any) -> str:
 class FbsmAdapter(Adapter):
     ruleset_id = "fbsm"
     sides = ("us", "german")
+    value_note = "counter: id, then fire-range-move"
 
     def side_name(self, side: str | None) -> str:
         return SIDE_NAMES.get(str(side), str(side or "").capitalize())
@@ -66,6 +80,9 @@ class FbsmAdapter(Adapter):
         for uid, hex_id in sorted(state.get("carnage", {}).items()):
             if cfg.on_map(str(hex_id)):
                 pic.wrecks.append((uid, enemy_side, str(hex_id)))
+        for hex_id, count in sorted((state.get("wrecks") or {}).items()):  # the dead the view does not name (6.5)
+            if cfg.on_map(str(hex_id)):
+                pic.wrecks += [("", enemy_side, str(hex_id))] * int(count)
         for uid in state.get("exited", []):
             pic.off_map.append((uid, enemy_side, "exited"))
         for name in PLACES:
@@ -74,25 +91,56 @@ class FbsmAdapter(Adapter):
                 for h in (hexes if name in ("bridges", "rail-crossings") else hexes[:1]):
                     label = {"bridges": "bridge", "rail-crossings": "rail crossing"}.get(name, name)
                     pic.places.append((label.replace("-", " ").title(), h.id))
+        effects = [k.replace("_", " ") for k, v in sorted((state.get("effects") or {}).items())
+                   if v and k not in ("roll", "event")]
+        if effects:
+            pic.notes += ["In effect this turn (7.x):", *(f"  {e}" for e in effects)]
+        self._events(view, pic)
+        held = [f"{self.side_name(side)} {', '.join(names)}" for side, names in
+                sorted((state.get("markers") or {}).items()) if names]
+        if held:
+            pic.notes.append("Bombardment markers this phase (13.4):")
+            pic.notes += [f"  {line}" for line in held]
+        return pic
+
+    def _events(self, view: View, pic: Picture) -> None:
+        """The overlay and the bombardment markers of the last adjudication (events the view holds)."""
+        own = {uid: str(u.get("hex")) for uid, u in (view["state"].get("units") or {}).items()
+               if u.get("status") == "active"}
         for event in view.get("events") or []:
             kind = event.get("type")
+            side = str(event.get("side") or "")
+            detail = self.sentence(event, view) or ""
             if kind == "move" and event.get("from") and event.get("path"):
-                pic.moves.append((str(event.get("side")), [str(event["from"]), *map(str, event["path"])]))
-            elif kind == "advance" and event.get("units"):
+                units = (str(event["unit"]),) if event.get("unit") else ()
+                pic.actions.append(Action("move", side, (str(event["from"]), *map(str, event["path"])),
+                                          detail=detail, units=units))
+            elif kind == "advance" and isinstance(event.get("units"), list):
                 for item in event["units"]:
-                    pic.moves.append((str(event.get("side")), [str(item["from"]), str(event["into"])]))
-            elif kind == "fire":
-                label = f"{_odds(event.get('odds'))} " + "/".join(
-                    "-" if r.get("roll") is None else str(r["roll"]) for r in event.get("results", []))
-                pic.fire.append((str(event.get("side")), [str(x) for x in event.get("from", [])],
-                                 str(event["target"]), label))
-            elif kind == "bombardment":
-                label = f"{_odds(event.get('odds'))} " + "/".join(
-                    "-" if r.get("roll") is None else str(r["roll"]) for r in event.get("results", []))
-                pic.fire.append((str(event.get("side")), [], str(event["hex"]), label))
-            elif kind == "drift" and event.get("final") and event.get("final") != event.get("target"):
-                pic.drift.append((str(event.get("side")), str(event["target"]), str(event["final"])))
-        return pic
+                    pic.actions.append(Action("advance", side, (str(item["from"]), str(event["into"])),
+                                              detail=detail, units=(str(item["unit"]),)))
+            elif kind == "fire" and event.get("target"):
+                firers = event.get("firers")
+                pic.actions.append(Action("close-assault" if event.get("close_assault") else "fire", side,
+                                          tuple(str(x) for x in event.get("from", [])), str(event["target"]),
+                                          _label(event), detail,
+                                          tuple(map(str, firers)) if isinstance(firers, list) else ()))
+            elif kind == "bombard" and event.get("target"):
+                spotter = event.get("spotter")  # only in the bombarding side's own view
+                if spotter and str(spotter) in own:
+                    pic.actions.append(Action("spot", side, (own[str(spotter)],), str(event["target"]),
+                                              detail=detail, units=(str(spotter),)))
+            elif kind == "drift" and event.get("target") and event.get("marker"):
+                marker, aimed = str(event["marker"]), str(event["target"])
+                final = event.get("final")
+                if final and final != aimed:
+                    pic.actions.append(Action("drift", side, (aimed,), str(final), detail=detail))
+                weight, _, number = marker.partition("-")
+                pic.marks.append(Mark("bombardment", str(final or aimed), f"{weight[:1].upper()}{number}", side,
+                                      detail, (("marker", marker), ("weight", weight), ("aimed", aimed),
+                                               ("lost", "true" if event.get("lost") else "false"))))
+            elif kind == "bombardment" and event.get("hex"):
+                pic.actions.append(Action("bombardment", side, (), str(event["hex"]), _label(event), detail))
 
     # --- words -------------------------------------------------------------------------------
     def sentence(self, event: Mapping[str, Any], view: View) -> str | None:
@@ -208,7 +256,8 @@ class FbsmAdapter(Adapter):
         lines = [f"Turn {state.get('turn')}, phase {state.get('phase')}.",
                  f"{me}: {active} unit(s) on the map, {lost} eliminated.",
                  f"{other}: {seen} unit(s) seen in {len(enemy)} stack(s), "
-                 f"{len(state.get('carnage', {}))} eliminated, {len(state.get('exited', []))} off the map; "
+                 f"{len(state.get('carnage', {})) + sum((state.get('wrecks') or {}).values())} eliminated, "
+                 f"{len(state.get('exited', []))} off the map; "
                  f"{state.get('container')} unit(s) in the German holding container."]
         effects = [k.replace("_", " ") for k, v in sorted((state.get("effects") or {}).items())
                    if v and k not in ("roll", "event")]

@@ -2,7 +2,12 @@
 
 Own units carry their step strength in the view; their printed values come from the counter
 mix at that strength. Enemy stacks show the count and the top unit at its step strength.
-Control (the German-controlled hexes of the view) is drawn as small markers.
+Markers: control (3.2; the view's `control` lists the German hexes, every other hex is British)
+shades each German hex; an own unit that marched this player turn (9.20, `marched`) carries an
+M. The overlay draws own moves (the enemy's show only as positions), and both sides'
+bombardments and melees (witnessed by both, 6.6): lines from the guns or attacking hexes the
+view knows, the defenders' fire back at the attackers, advances after a melee, spotters'
+lines of sight, each labelled with factors or odds, the roll, its modified value and the result.
 """
 
 from __future__ import annotations
@@ -11,10 +16,11 @@ from typing import Any, Mapping
 
 from pbem.rulesets.toc.config import config
 
-from .adapters import Adapter, Counter, Picture, View, register
+from .adapters import Action, Adapter, Counter, Mark, Picture, View, register
 
 SIDE_NAMES = {"british": "British", "german": "German"}
 PLACES = ("bavai", "conde")
+ON_MAP = ("active", "map")  # a unit on the map ("map" in views of ruleset version 1)
 
 
 def _values(cfg: Any, uid: str, steps: int) -> tuple[tuple[str, Any], ...]:
@@ -25,9 +31,24 @@ def _values(cfg: Any, uid: str, steps: int) -> tuple[tuple[str, Any], ...]:
     return (first, ("range", c.range), ("move", c.move), ("steps", steps))
 
 
+def _rolled(event: Mapping[str, Any]) -> str:
+    """" r5→3": the roll and its modified value (nothing when no die was rolled)."""
+    if event.get("roll") is None:
+        return ""
+    modified = event.get("modified")
+    return f" r{event['roll']}" + (f"→{modified}" if modified is not None and modified != event["roll"] else "")
+
+
+def _crosses(results: Any) -> str:
+    """One cross per unit a combat eliminated."""
+    n = sum(1 for r in results or [] if r.get("eliminated") or r.get("after") == 0)
+    return " " + "✕" * n if n else ""
+
+
 class TocAdapter(Adapter):
     ruleset_id = "toc"
     sides = ("british", "german")
+    value_note = "counter: id, then melee (guns:\n  bombard)-range-move-steps"
 
     def side_name(self, side: str | None) -> str:
         return SIDE_NAMES.get(str(side), str(side or "").capitalize())
@@ -38,44 +59,94 @@ class TocAdapter(Adapter):
         me = view["side"]
         other = "german" if me == "british" else "british"
         pic = Picture(map=cfg.map, title="")
+        marched = set(state.get("marched") or [])
         for uid, unit in sorted(state.get("units", {}).items()):
             c = cfg.counters.get(uid)
             kind = c.kind if c else "unit"
             steps = int(unit.get("steps", 1))
-            if unit.get("status") == "map":
+            if unit.get("status") in ON_MAP:
                 pic.own.append(Counter(uid, me, str(unit["hex"]), kind, _values(cfg, uid, steps), True, 1,
-                                       int(unit.get("level", 0))))
+                                       int(unit.get("level", 0)), ("marched",) if uid in marched else ()))
             else:
-                pic.off_map.append((uid, me, str(unit.get("status"))))
+                where = str(unit.get("status")) + (", surrounded" if unit.get("surrounded") else "")
+                pic.off_map.append((uid, me, where))
         for hex_id, stack in sorted(state.get("enemy", {}).items()):
             top = stack.get("top") or {}
             uid = str(top.get("unit", ""))
             c = cfg.counters.get(uid)
+            face = ", ".join(f"{top[k]} {k}" for k in ("counter", "face") if top.get(k))
             pic.enemy.append(Counter(uid, other, str(hex_id), c.kind if c else "unit",
-                                     _values(cfg, uid, int(top.get("steps", 1))), False, int(stack.get("count", 1))))
+                                     _values(cfg, uid, int(top.get("steps", 1))), False, int(stack.get("count", 1)),
+                                     note=face))
         for key, where in (("enemy_dead", "dead"), ("enemy_surrounded", "surrounded"), ("enemy_exited", "exited")):
             for uid in state.get(key, []):
                 pic.off_map.append((uid, other, where))
         for name in PLACES:
             for h in cfg.map.sets.get(name, ())[:1]:
                 pic.places.append((name.title(), h.id))
-        for hex_id in state.get("control", []):
-            pic.markers.append(("control", str(hex_id)))
+        for hex_id in state.get("control", []):  # 3.2: the German side controls these, the British the rest
+            pic.marks.append(Mark("control", str(hex_id), side="german", detail=f"German control of {hex_id} (3.2)"))
+        if state.get("sequence"):
+            pic.notes.append(f"British sequence: {str(state['sequence']).replace('-', ' ')} (5.3)")
+        total = (state.get("tally") or {}).get("total")
+        if total is not None:
+            pic.notes.append(f"German victory points so far: {total} (4.3)")
+        self._events(view, pic)
+        return pic
+
+    def _events(self, view: View, pic: Picture) -> None:
+        """The overlay of the last adjudication, from the events the view holds."""
+        state = view["state"]
+        where = {uid: str(u["hex"]) for uid, u in (state.get("units") or {}).items() if u.get("status") in ON_MAP}
+        where.update({str((s.get("top") or {}).get("unit")): str(h) for h, s in (state.get("enemy") or {}).items()})
         for event in view.get("events") or []:
             kind = event.get("type")
+            side = str(event.get("side") or "")
+            other = "german" if side == "british" else "british"
+            detail = self.sentence(event, view) or ""
             if kind == "move" and event.get("path"):
                 start = event.get("from") or event.get("entered")
                 path = [str(start)] if start and start != event["path"][0] else []
-                pic.moves.append((str(event.get("side")), path + [str(x) for x in event["path"]]))
-            elif kind == "bombard":
-                pic.fire.append((str(event.get("side")), [], str(event["target"]),
-                                 f"{event.get('factors')}f {event.get('roll')}"))
-            elif kind == "melee":
-                origins = sorted((event.get("attackers") or {}).keys())
-                pic.fire.append((str(event.get("side")), [str(o) for o in origins], str(event.get("target", "")),
-                                 f"{event.get('attack')}:{event.get('defence')}"))
-        pic.fire = [f for f in pic.fire if f[2]]
-        return pic
+                pic.actions.append(Action("move", side, tuple(path + [str(x) for x in event["path"]]), detail=detail,
+                                          units=tuple(map(str, event.get("units") or []))))
+            elif kind == "bombard" and event.get("target"):
+                target = str(event["target"])
+                guns = [str(u) for u in event.get("with") or []]
+                for spotter in event.get("spotters") or []:
+                    if str(spotter) in where:
+                        pic.actions.append(Action("spot", side, (where[str(spotter)],), target, detail=detail,
+                                                  units=(str(spotter),)))
+                origins = tuple(sorted({where[u] for u in guns if u in where}))
+                label = (f"{event.get('factors')}f{_rolled(event)}: "
+                         f"{event.get('losses')} lost" + _crosses(event.get("results")))
+                pic.actions.append(Action("bombard", side, origins, target, label, detail, tuple(guns)))
+            elif kind == "melee" and event.get("target"):
+                target = str(event["target"])
+                attackers = event.get("attackers") or {}
+                units = tuple(str(u.get("unit")) for items in attackers.values() for u in items)
+                label = (f"{str(event.get('odds')).replace('-', ' ')}{_rolled(event)}: "
+                         f"{event.get('result')} {event.get('outcome')}"
+                         + _crosses(list(event.get("defender_results") or []) + list(event.get("attacker_results") or [])))
+                for fire in event.get("defensive_fire") or []:  # 12.x: the defenders fire first
+                    if fire.get("at"):
+                        words = (f"{self.side_name(other)} defensive fire from {target} at {fire['at']}: "
+                                 f"{fire.get('factors')} factor(s), rolled {fire.get('roll')}, modified "
+                                 f"{fire.get('modified')}, {fire.get('losses')} step(s) lost")
+                        pic.actions.append(Action(
+                            "defensive-fire", other, (target,), str(fire["at"]),
+                            f"{fire.get('factors')}f{_rolled(fire)}: "
+                            f"{fire.get('losses')} lost" + _crosses(fire.get("results")),
+                            words + f"{' (' + str(event['section']) + ')' if event.get('section') else ''}.",
+                            tuple(map(str, fire.get("firers") or []))))
+                pic.actions.append(Action("melee", side, tuple(sorted(map(str, attackers))), target, label, detail,
+                                          units))
+                for uid in event.get("advanced") or []:
+                    origin = next((h for h, items in attackers.items()
+                                   if any(u.get("unit") == uid for u in items)), None)
+                    if origin:
+                        pic.actions.append(Action("advance", side, (str(origin), target),
+                                                  detail=f"{self.side_name(side)} {uid} advanced into {target}.",
+                                                  units=(str(uid),)))
 
     def sentence(self, event: Mapping[str, Any], view: View) -> str | None:
         kind = event.get("type")
@@ -119,7 +190,7 @@ class TocAdapter(Adapter):
     def state_lines(self, view: View) -> list[str]:
         state = view["state"]
         units = state.get("units", {})
-        on_map = sum(1 for u in units.values() if u.get("status") == "map")
+        on_map = sum(1 for u in units.values() if u.get("status") in ON_MAP)
         me, other = self.side_name(view["side"]), self.side_name("german" if view["side"] == "british" else "british")
         enemy = state.get("enemy", {})
         return [f"Turn {state.get('turn')}, phase {state.get('phase')}.",
