@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
+from hypothesis import settings
+
 from pbem.core import ruleset
 
 ruleset.register("duel", "tests.rulesets.duel:Duel")
+
+# Property tests draw the same examples on every run, so a CI result never depends on luck.
+# HYPOTHESIS_PROFILE=explore draws fresh ones each run (bug hunting; PBEM_FUZZ_SCALE scales the
+# fuzzing tests' example counts).
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 DUEL_SCENARIO = Path(__file__).parent / "rulesets" / "duel-scenario.yaml"
 
