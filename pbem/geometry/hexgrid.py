@@ -45,7 +45,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Iterable, Literal, Union
+from typing import Callable, Iterable, Literal, TypeVar, Union
 
 Stagger = Literal["odd-low", "even-low"]
 STAGGERS: tuple[Stagger, ...] = ("odd-low", "even-low")
@@ -627,24 +627,27 @@ _SIDES: dict[tuple[Hex, Hex], Hexside] = {}
 _INTERN_MAX = 1 << 16
 
 
-def _hex(col: int, row: int) -> Hex:
-    key = (col, row)
-    found = _HEXES.get(key)
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _interned(table: dict[_K, _V], key: _K, make: Callable[[], _V]) -> _V:
+    found = table.get(key)
     if found is None:
-        if len(_HEXES) >= _INTERN_MAX:
-            _HEXES.clear()
-        found = _HEXES[key] = Hex(col, row)
+        if len(table) >= _INTERN_MAX:
+            table.clear()
+        found = table[key] = make()
     return found
+
+
+def _hex(col: int, row: int) -> Hex:
+    found = _HEXES.get((col, row))  # the hot path: no closure made
+    return found if found is not None else _interned(_HEXES, (col, row), lambda: Hex(col, row))
 
 
 def _hexside(first: Hex, second: Hex) -> Hexside:
-    key = (first, second)
-    found = _SIDES.get(key)
-    if found is None:
-        if len(_SIDES) >= _INTERN_MAX:
-            _SIDES.clear()
-        found = _SIDES[key] = Hexside(first, second)
-    return found
+    found = _SIDES.get((first, second))
+    return found if found is not None else _interned(_SIDES, (first, second), lambda: Hexside(first, second))
 
 
 # --- line of sight against fixed terrain, in integers ----------------------------------------------
