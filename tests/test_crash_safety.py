@@ -178,7 +178,6 @@ def relocate(command: list[str], old: Path, new: Path) -> list[str]:
 
 def count_renames(action: Callable[[], Any]) -> tuple[int, Any]:
     count = 0
-    real_replace, real_rename = os.replace, os.rename
 
     def counting(real: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -13,7 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import pytest
 
 from pbem.core import yamlio
 from pbem.render import map_svg

@@ -28,7 +28,6 @@ from pbem.core.audit import audit, verify_views
 from pbem.core.errors import YamlError
 from pbem.core.game import initial_state, load_game
 from pbem.core.position import load_turn
-from pbem.core.status import status
 from pbem.demo import DemoGame, setup_demo
 from tests.rulesets.duel import Duel
 from tests.test_cli_lifecycle import run, secret_of
