@@ -87,3 +87,17 @@ def test_lapse_leaves_answered_requests_alone(tmp_path: Path) -> None:
     turn = yamlio.load_file(table.root / "turns/0001/turn.yaml").data
     assert turn["state"]["log"] == ["right", "pursue-right"]
     assert audit(table.root) == []
+
+
+def test_a_differently_spelled_copy_of_a_request_counts_for_nothing(tmp_path: Path) -> None:
+    """request-0000.yaml is not request-000.yaml: a re-signed copy with other options cannot steer a lapse."""
+    table = asking_table(tmp_path)
+    forged = yamlio.load_file(table.root / REQUEST).data
+    forged["options"] = ["right", "left"]
+    data = yamlio.dump(forged).encode("utf-8")
+    copy = table.root / "decisions/0001/request-0000.yaml"
+    copy.write_bytes(data)
+    copy.with_name(copy.name + ".sig").write_text(signing.sign(data, table.game.referee, f"pbem-turn@{table.game_id}"))
+    assert [rel for _, rel in Archive(table.root).decision_requests(1)] == [REQUEST]
+    lapse(table)
+    assert yamlio.load_file(table.root / LAPSE).data["answer"] == "left"

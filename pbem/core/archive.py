@@ -62,6 +62,11 @@ def view_rel(seq: int, side: str) -> str:
     return f"turns/{seq_dir(seq)}/{side}.yaml"
 
 
+def _canonical(digits: str, width: int) -> bool:
+    """`digits` is how pbem writes its number: zero-padded to `width`, no further leading zeros."""
+    return digits == f"{int(digits):0{width}d}"
+
+
 def fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -181,7 +186,8 @@ class Archive:
         base = self.root / top
         if not base.is_dir():
             return []
-        return sorted(int(p.name) for p in base.iterdir() if p.is_dir() and re.fullmatch(r"[0-9]{4,}", p.name))
+        return sorted(int(p.name) for p in base.iterdir()
+                      if p.is_dir() and re.fullmatch(r"[0-9]{4,}", p.name) and _canonical(p.name, 4))
 
     def _signed_names(self, folder: str, pattern: str) -> list[tuple[tuple[str, ...], str]]:
         """(match groups, rel path) of files under `folder` matching `pattern` that have a signature."""
@@ -195,24 +201,28 @@ class Archive:
                 found.append((match.groups(), f"{folder}/{entry.name}"))
         return found
 
+    # Only the names pbem writes count (request-007, not request-0007 or request-07): one file per
+    # number, so no second, differently spelled copy can stand in for the one the audit replays.
     def orders_files(self, seq: int) -> list[tuple[str, int, str]]:
         """(side, arrival number, rel path) of every accepted orders file for seq, in arrival order."""
         rows = self._signed_names(f"orders/{seq_dir(seq)}", r"([a-z0-9][a-z0-9-]*)-([0-9]{4,})\.yaml")
-        return sorted(((side, int(number), rel) for (side, number), rel in rows), key=lambda r: (r[1], r[0]))
+        return sorted(((side, int(number), rel) for (side, number), rel in rows if _canonical(number, 4)),
+                      key=lambda r: (r[1], r[0]))
 
     def decision_requests(self, seq: int) -> list[tuple[int, str]]:
         rows = self._signed_names(f"decisions/{seq_dir(seq)}", r"request-([0-9]{3,})\.yaml")
-        return sorted((int(index), rel) for (index,), rel in rows)
+        return sorted((int(index), rel) for (index,), rel in rows if _canonical(index, 3))
 
     def decision_replies(self, seq: int) -> list[tuple[int, int, str]]:
         """(decision index, arrival number, rel path) of every stored reply for seq, in arrival order."""
         rows = self._signed_names(f"decisions/{seq_dir(seq)}", r"reply-([0-9]{3,})-([0-9]{4,})\.yaml")
-        return sorted(((int(index), int(number), rel) for (index, number), rel in rows), key=lambda r: (r[1], r[0]))
+        return sorted(((int(index), int(number), rel) for (index, number), rel in rows
+                       if _canonical(index, 3) and _canonical(number, 4)), key=lambda r: (r[1], r[0]))
 
     def decision_lapses(self, seq: int) -> list[tuple[int, str]]:
         """(decision index, rel path) of every request of seq whose deadline passed unanswered."""
         rows = self._signed_names(f"decisions/{seq_dir(seq)}", r"lapse-([0-9]{3,})\.yaml")
-        return sorted((int(index), rel) for (index,), rel in rows)
+        return sorted((int(index), rel) for (index,), rel in rows if _canonical(index, 3))
 
     def next_arrival(self, seq: int) -> int:
         """The arrival number for the next orders file or reply of this seq."""
