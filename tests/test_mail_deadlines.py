@@ -116,3 +116,34 @@ def test_a_decision_request_has_a_deadline_then_takes_the_rules_default(tmp_path
     turn, _ = load_turn(Archive(world.root), load_game(world.root), 1)
     assert turn["state"]["log"] == ["left", "stay"]
     assert audit(world.root) == []
+
+
+def test_a_judge_taking_over_with_a_request_out_starts_its_clock(tmp_path: Path) -> None:
+    """The referee ran seq 1 by hand up to blue's decision request, then handed the game to the judge."""
+    from pbem.core import signing, yamlio
+    from pbem.core.adjudicator import adjudicate
+    from pbem.core.intake import submit
+    from pbem.core.players import orders_document, read_view
+    from tests.test_hostile_input import TwoAsks
+
+    scenario = tmp_path / "two.yaml"
+    scenario.write_text(f"pbem: 1\nkind: scenario\nruleset: {TwoAsks.id}\ntitle: two asks\nsetup: {{}}\n")
+    world = make_world(tmp_path, ruleset_scenario=scenario, game_id="two-mail",
+                       settings={"deadline": "48h", "reminder": "12h"})
+    for side in ("red", "blue"):
+        data = yamlio.dump(orders_document(read_view(world.root / f"views/0000/{side}.yaml"), [])).encode()
+        path = tmp_path / f"{side}.yaml"
+        path.write_bytes(data)
+        path.with_name(path.name + ".sig").write_text(signing.sign(data, world.keys[side], "pbem-orders@two-mail"))
+        assert submit(world.root, path).receipts
+    assert "waits for a decision from blue" in adjudicate(world.root, world.referee).message
+    maildir = tmp_path / "Maildir"
+    judge = maildir_judge(world, maildir)
+    judge.run(once=True)
+    take_outbox(maildir)
+    world.clock.advance(hours=37)
+    judge.run(once=True)
+    assert [recipients(m) for m in take_outbox(maildir)] == [[ADDRESSES["blue"]]]  # the reminder
+    world.clock.advance(hours=12)
+    judge.run(once=True)
+    assert [index for index, _ in Archive(world.root).decision_lapses(1)] == [0]

@@ -290,6 +290,10 @@ class Judge:
         if unanswered:
             if plan is None:
                 return None
+            for record in unanswered:  # a request out before this judge took over: its clock starts now
+                if game.state.request_opened(seq, record.index) is None:
+                    game.state.open_request(seq, record.index, now)
+                    game.state.save()
             asked = {record.index: game.state.request_opened(seq, record.index) or now for record in unanswered}
             if not any(now >= plan.due_at(asked[record.index]) for record in unanswered):
                 for record in unanswered:
