@@ -208,21 +208,21 @@ def test_toc_melees_show_attacks_defensive_fire_and_advances() -> None:
         assert sorted(el.get("data-units") or "" for el in actions(root, "advance")) == advances
 
 
-def test_toc_bombardments_are_drawn_from_the_guns_the_view_places() -> None:
+def test_toc_bombardments_are_drawn_from_the_guns_hexes() -> None:
+    """Every bombardment is an arrow from its batteries' hexes; the target's side never sees the guns' ids."""
     views = views_with("toc", "bombard")
     assert views
     lines = 0
     for view in views:
         root = picture(view)
-        state = view["state"]
-        where = {u: x["hex"] for u, x in state["units"].items() if x["status"] in ("active", "map")}
-        where.update({s["top"]["unit"]: h for h, s in state["enemy"].items()})
         events = [e for e in view["events"] if e["type"] == "bombard"]
         drawn = actions(root, "bombard")
         assert sorted(el.get("data-to") for el in drawn) == sorted(e["target"] for e in events)
         for e in events:
-            el = next(x for x in drawn if x.get("data-to") == e["target"] and (x.get("data-units") or "").split() == e["with"])
-            origins = sorted({where[u] for u in e["with"] if u in where})
+            assert ("with" in e) == (e["side"] == view["side"])
+            el = next(x for x in drawn if x.get("data-to") == e["target"]
+                      and (x.get("data-units") or "").split() == e.get("with", []))
+            origins = sorted(e["from"])
             assert (el.get("data-from") or "").split() == origins
             label = el.get("data-label") or ""
             assert label.startswith(f"{e['factors']}f r{e['roll']}") and f"{e['losses']} lost" in label

@@ -270,3 +270,29 @@ def test_a_bombardment_does_not_name_the_firers_hidden_spotters() -> None:
     assert "G-CAV3" not in yamlio.dump(seen) and "spotters" not in seen[0]
     assert seen[0]["modifiers"] == {"cover": -2}  # spotted: no -1 (10.11), plain to both sides
     assert seen == [visible(event, "british") for event in bombard("G-IR12")]  # another hidden unit: same
+
+
+def test_a_bombardment_shows_the_other_side_where_the_guns_are_not_which_they_are() -> None:
+    """6.6: G-HA2 under G-FA18 in 3119 fires; the British see the hex and the factors, not the guns."""
+    from pbem.core.cases import CaseDice
+    from pbem.core.ruleset import Submission
+    from pbem.core import yamlio
+    from pbem.rulesets.toc.fog import visible
+    from pbem.rulesets.toc.state import normalize
+
+    state = normalize({"phase": "german-combat", "turn": 3,
+                       "units": {"G-HA2": {"hex": "3119"}, "G-FA18": {"hex": "3119"}, "G-IR12": {"hex": "3121"},
+                                 "B-WK": {"hex": "3122"}}})
+    orders = {"german": Submission("german", [{"bombard": "3122", "with": ["G-HA2"]}]), "british": None}
+    events = RULESET.resolve(state, orders, CaseDice([1]), Decisions()).events
+    seen = visible(events[0], "british")
+    assert seen is not None and seen["from"] == ["3119"] and "G-HA2" not in yamlio.dump(seen)
+
+
+def test_a_melee_that_never_happened_names_no_attacker_to_the_defender() -> None:
+    from pbem.rulesets.toc.fog import visible
+
+    event = {"type": "melee-void", "side": "german", "section": "12.1", "target": "3122",
+             "with": ["G-IR12", "G-IR8"], "why": "the hex is empty"}
+    seen = visible(event, "british")
+    assert seen is not None and seen["with"] == 2 and visible(event, "german") == event

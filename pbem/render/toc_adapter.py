@@ -116,7 +116,8 @@ class TocAdapter(Adapter):
                     if str(spotter) in where:
                         pic.actions.append(Action("spot", side, (where[str(spotter)],), target, detail=detail,
                                                   units=(str(spotter),)))
-                origins = tuple(sorted({where[u] for u in guns if u in where}))
+                origins = tuple(sorted({str(h) for h in event.get("from") or []}
+                                       or {where[u] for u in guns if u in where}))
                 label = (f"{event.get('factors')}f{_rolled(event)}: "
                          f"{event.get('losses')} lost" + _crosses(event.get("results")))
                 pic.actions.append(Action("bombard", side, origins, target, label, detail, tuple(guns)))
@@ -160,7 +161,8 @@ class TocAdapter(Adapter):
             return f"{side} {units} {how} from {start} to {path[-1] if path else start}{sec}."
         if kind == "bombard":
             losses = event.get("losses")
-            return (f"{side} artillery ({', '.join(event.get('with', []))}) bombarded {event.get('target')} with "
+            guns = ", ".join(event.get("with") or []) or "from " + ", ".join(event.get("from") or ["?"])
+            return (f"{side} artillery ({guns}) bombarded {event.get('target')} with "
                     f"{event.get('factors')} factor(s): rolled {event.get('roll')}, modified {event.get('modified')}, "
                     f"{losses} step(s) lost{sec}.")
         if kind == "melee":

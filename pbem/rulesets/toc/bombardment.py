@@ -130,8 +130,10 @@ def resolve(state: State, side: str, order: dict[str, Any], fire: Fire, dice: Di
     modified = clamp(roll + sum(modifiers.values()))
     result = bombardment_result(cfg.tables, factors, modified)
     defenders = stack(state, target, other(side))
+    batteries = sorted({str(state["units"][uid]["hex"]) for uid in fire.firers})
     event: dict[str, Any] = {"type": "bombard", "side": side, "section": "10.7", "target": target,
-                             "with": list(fire.firers), "spotters": list(fire.spotters), "factors": factors,
+                             "with": list(fire.firers), "from": batteries, "spotters": list(fire.spotters),
+                             "factors": factors,
                              "roll": roll, "modifiers": modifiers, "modified": modified, "losses": result}
     results: list[dict[str, Any]] = []
     if result > 0:
@@ -140,7 +142,7 @@ def resolve(state: State, side: str, order: dict[str, Any], fire: Fire, dice: Di
         allocation = losses.choose(
             state, decisions, side=side, topic="bombard_losses", section="10.9", steps=steps, count=result,
             constrained=True, default="strongest-first", priority=list(order.get("losses") or []),
-            question={"bombardment": target, "with": list(fire.firers)})
+            question={"bombardment": target, "from": batteries, "factors": factors})
         losses.take_steps(state, allocation, results)
     event["results"] = results
     events.append(event)

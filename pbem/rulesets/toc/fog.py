@@ -85,7 +85,13 @@ def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
     if event.get("type") not in PUBLIC:
         return None
     shown = dict(event)
-    # 10.11 needs only that a spotter stands next to the target (the modifiers say whether one
-    # did); naming every adjacent unit would show the bombarding side's units under its tops.
-    shown.pop("spotters", None)
+    if shown.get("type") == "bombard":
+        # The target's side sees the strength and where it came from (`from`, `factors`) and, in
+        # the modifiers, whether a spotter stood next to it (10.11); naming the guns or the
+        # spotters would show units under the tops of the bombarding side's stacks (6.6).
+        shown.pop("spotters", None)
+        shown.pop("with", None)
+    elif shown.get("type") == "melee-void":
+        # No combat took place, so no stack was examined (6.6): how many would have attacked.
+        shown["with"] = len(shown["with"])
     return shown
