@@ -46,3 +46,23 @@ def test_a_game_in_play_is_exported_only_on_purpose(tmp_path: Path) -> None:
     assert run("export", game.root, out, "--unfinished").rc == 0
     with tarfile.open(out) as tar:
         assert not any(".referee" in name for name in tar.getnames())
+
+
+def test_only_the_archive_layout_travels(finished_duel: DemoGame, tmp_path: Path) -> None:
+    """A key, a backup or an editor's file left beside the game stays home."""
+    root = finished_duel.root
+    (root / "referee-key").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    (root / "turns" / "0001" / "turn.yaml~").write_text("backup")
+    (root / "notes.txt").write_text("my plans")
+    out = tmp_path / "g.tar.gz"
+    assert run("export", root, out).rc == 0
+    with tarfile.open(out) as tar:
+        names = [name.split("/", 1)[1] for name in tar.getnames() if "/" in name]
+    assert not {"referee-key", "turns/0001/turn.yaml~", "notes.txt"} & set(names)
+    assert "scenario.yaml" in names and "orders/0001/red-0001.yaml.sig" in names
+
+
+def test_the_export_may_not_land_inside_the_game(finished_duel: DemoGame) -> None:
+    refused = run("export", finished_duel.root, finished_duel.root / "g.tar.gz")
+    assert refused.rc != 0 and "inside the game directory" in refused.text
+    assert not (finished_duel.root / "g.tar.gz").exists()

@@ -10,29 +10,34 @@ from __future__ import annotations
 
 import gzip
 import io
-import os
 import tarfile
 from pathlib import Path
 
-from .archive import TMP_PREFIX, Archive
+from .archive import Archive, turn_rel, view_rel
 from .errors import PbemError, Problem
 from .game import load_game
 from .position import current_position
 
 
-def archive_files(root: Path) -> list[str]:
-    """Every file of the archive by relative path, sorted: no hidden folder, no temporary."""
-    found = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not d.startswith(TMP_PREFIX))
-        for name in files:
-            if name.startswith(".") or name.startswith(TMP_PREFIX):
-                continue
-            path = Path(folder) / name
-            if path.is_symlink():
-                raise PbemError(Problem("a symbolic link in the archive; refusing to follow it", file=str(path)))
-            found.append(path.relative_to(root).as_posix())
-    return sorted(found)
+def archive_files(archive: Archive, sides: list[str]) -> list[str]:
+    """Every file of the archive's layout (core/archive.py), each with its signature, sorted.
+
+    Built from the layout, not from whatever lies in the folder: a stray key, a backup or an
+    editor's temporary file next to the game never travels with it.
+    """
+    signed = ["game.yaml"] + [f"views/0000/{side}.yaml" for side in sides]
+    for seq in archive.turn_seqs():
+        signed += [turn_rel(seq)] + [view_rel(seq, side) for side in sides]
+    for seq in range(1, archive.latest_seq() + 2):
+        signed += [rel for _, _, rel in archive.orders_files(seq)]
+        signed += [rel for _, rel in archive.decision_requests(seq)]
+        signed += [rel for _, _, rel in archive.decision_replies(seq)]
+        signed += [rel for _, rel in archive.decision_lapses(seq)]
+    names = ["scenario.yaml"] + signed + [rel + ".sig" for rel in signed]
+    for name in names:
+        if archive.path(name).is_symlink() or not archive.path(name).is_file():
+            raise PbemError(Problem("missing, or a symbolic link: refusing to export", file=str(archive.path(name))))
+    return sorted(names)
 
 
 def export(game_dir: Path | str, out: Path | str, *, unfinished: bool = False) -> list[str]:
@@ -40,14 +45,18 @@ def export(game_dir: Path | str, out: Path | str, *, unfinished: bool = False) -
     root = Path(game_dir)
     archive = Archive(root)
     archive.require()
+    if Path(out).resolve().is_relative_to(root.resolve()):
+        raise PbemError(Problem("the export would land inside the game directory it exports", file=str(out),
+                                legal="a path outside the game directory"))
     with archive.locked():
-        position = current_position(load_game(root))
+        game = load_game(root)
+        position = current_position(game)
         if not position.over() and not unfinished:
             raise PbemError(Problem("the game is still in play: its master turn files and the orders not yet "
                                     "adjudicated hold what the rules hide from each side",
                                     file=str(root), legal="export once the game is over, or pass --unfinished "
                                                           "for a neutral auditor"))
-        names = archive_files(root)
+        names = archive_files(archive, game.sides)
         data = _tar_gz(root, names, Path(out).name.removesuffix(".tar.gz") or "game")
     Path(out).write_bytes(data)
     return names
