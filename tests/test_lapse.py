@@ -101,3 +101,13 @@ def test_a_differently_spelled_copy_of_a_request_counts_for_nothing(tmp_path: Pa
     assert [rel for _, rel in Archive(table.root).decision_requests(1)] == [REQUEST]
     lapse(table)
     assert yamlio.load_file(table.root / LAPSE).data["answer"] == "left"
+
+
+def test_a_question_without_options_is_a_ruleset_bug_not_a_request() -> None:
+    import pytest
+
+    from pbem.core.errors import PbemError
+    from pbem.core.ruleset import Decisions
+
+    with pytest.raises(PbemError, match="no option to choose"):
+        Decisions().ask("blue", "retreat", "X1", {}, [])

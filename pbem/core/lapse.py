@@ -14,6 +14,7 @@ from typing import Any
 
 from . import chance, signing, yamlio
 from .archive import Archive, seq_dir
+from .errors import ArchiveError
 from .game import Game
 
 
@@ -44,6 +45,8 @@ def lapse_unanswered(archive: Archive, game: Game, seq: int, referee: signing.Si
             continue
         data = archive.read(rel)
         request = yamlio.load_bytes(data, rel).data
+        if not isinstance(request, dict) or not isinstance(request.get("options"), list) or not request["options"]:
+            raise ArchiveError(f"{rel}: a request without options cannot lapse")
         lapse = yamlio.dump(lapse_document(game, seq, request, data)).encode("utf-8")
         target = lapse_rel(seq, index)
         archive.write_signed_rel(target, lapse, signing.sign(lapse, referee, game.turn_namespace()))

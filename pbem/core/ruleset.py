@@ -81,6 +81,9 @@ class Decisions:
         `options[0]` must be the answer the rules give when the side does not choose (what the
         default standing answer would pick): a request unanswered by its deadline lapses to it.
         """
+        if not options:
+            raise PbemError(Problem(f"the ruleset asked {side} about {topic} with no option to choose: a ruleset "
+                                    "bug; nothing was written", section=section))
         request = DecisionRequest(len(self.asked), side, topic, section, question, list(options))
         self.asked.append(request)
         if request.index not in self._answers:
