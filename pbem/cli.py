@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 
 from . import __version__
 from .core import signing, yamlio
-from .core.errors import PbemError
+from .core.errors import PbemError, Problem
 
 Handler = Callable[[argparse.Namespace], int]
 PLAYER_KINDS = ("orders", "decision-reply")
@@ -238,13 +238,23 @@ def cmd_decide(args: argparse.Namespace) -> int:
     path = Path(args.request)
     data = path.read_bytes()
     request = yamlio.load_bytes(data, str(path)).data
+    key = _load_key(args.key)
+    if args.game:
+        from .core.from_referee import game_from_file
+
+        mine = [side for side, line in game_from_file(args.game).side_keys.items()
+                if line.split()[:2] == key.public_line.split()[:2]]
+        if mine != [request["side"]]:
+            owner = f"{mine[0]}'s" if mine else "no side's"
+            raise PbemError(Problem(f"this request asks {request['side']}, and the key given is {owner}",
+                                    file=str(path), legal=f"{request['side']}'s key"))
     reply = reply_document(request, data, parse_answer(args.answer))
     text = yamlio.dump(reply).encode("utf-8")
     out = Path(args.out) if args.out else path.with_name(path.name.replace("request", "reply"))
     if out == path:
         out = path.with_name("reply-" + path.name)
     out.write_bytes(text)
-    signature = signing.sign(text, _load_key(args.key), signing.namespace("orders", request["game"]))
+    signature = signing.sign(text, key, signing.namespace("orders", request["game"]))
     out.with_name(out.name + ".sig").write_text(signature, encoding="utf-8")
     print(f"wrote {out} and {out}.sig: submit them to the referee")
     return 0

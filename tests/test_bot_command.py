@@ -58,6 +58,7 @@ def test_demo_with_a_seed_file_plays_the_same_game_byte_for_byte(tmp_path: Path,
                      "--seed-file", str(tmp_path / seed)]) == 0
         games[run] = _files(tmp_path / run / "game")
     assert games["1"] == games["2"]
+    assert _files(tmp_path / "1" / "keys") == _files(tmp_path / "2" / "keys")  # key files too
     assert games["1"]["game.yaml"] != games["3"]["game.yaml"]  # another seed: other keys, another anchor
     assert "audit: OK" in capsys.readouterr().out
 

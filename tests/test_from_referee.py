@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 from tests.conftest import play_duel
+from tests.test_hostile_input import Table, decision_table, fire_table, table  # noqa: F401  (fixtures)
 from tests.test_cli_lifecycle import run
 
 
@@ -52,3 +53,15 @@ def test_a_view_of_another_game_is_refused(tmp_path: Path) -> None:
     _, other_game, _ = player_copy(tmp_path / "two")  # same game id, other referee key
     refused = run("orders", view, "--game", other_game)
     assert refused.rc != 0 and "wrong key" in refused.text and "referee" in refused.text
+
+
+def test_decide_with_another_sides_key_is_refused_before_signing(decision_table: Table) -> None:
+    """The request is genuine but asks red; blue's key would sign a reply the referee refuses."""
+    root = decision_table.root
+    request = root / "decisions/0002/request-000.yaml"
+    keys = root.parent / "keys"
+    common = ["--answer", "stand", "--game", root / "game.yaml", "--out", root.parent / "reply.yaml"]
+    refused = run("decide", request, "--key", keys / "blue", *common)
+    assert refused.rc != 0 and "asks red" in refused.text and "blue's" in refused.text
+    assert not (root.parent / "reply.yaml").exists()
+    assert run("decide", request, "--key", keys / "red", *common).rc == 0

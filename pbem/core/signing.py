@@ -302,9 +302,13 @@ def _check_comment(comment: str) -> None:
 def generate_keypair(comment: str, private: Ed25519PrivateKey | None = None) -> tuple[bytes, str]:
     """A fresh Ed25519 key, or `private` if given: (key file bytes as ssh-keygen writes them, public key line)."""
     _check_comment(comment)
-    private = private if private is not None else Ed25519PrivateKey.generate()
-    # ssh-keygen fills the check integers with random bytes; so do we.
-    checkint = int.from_bytes(os.urandom(4), "big")
+    # ssh-keygen fills the check integers with random bytes; so do we, except for a given key,
+    # whose file then comes out the same every time (a demo seed replays its key files too).
+    if private is None:
+        private = Ed25519PrivateKey.generate()
+        checkint = int.from_bytes(os.urandom(4), "big")
+    else:
+        checkint = int.from_bytes(hashlib.sha256(b"pbem/checkint" + private.private_bytes_raw()).digest()[:4], "big")
     container = (
         _KEY_MAGIC
         + _string(b"none")
