@@ -155,6 +155,8 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         raise OrdersError(doc.problem("names a decision request that was never sent", ("request",),
                                       section="PROTOCOL §4"))
     index, request_doc = request
+    if request_doc["side"] != signer:
+        raise OrdersError(doc.problem("that decision request was sent to another side", ("request",)))
     if any(j == index for j, _ in archive.decision_lapses(seq)):
         raise OrdersError(doc.problem(f"the deadline for decision {index} passed before this reply came: the "
                                       f"rules' default {request_doc['options'][0]!r} was applied", ("request",),
@@ -164,8 +166,6 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         raise OrdersError(doc.problem(f"decision {index} was already acted on: adjudication {seq} went on with "
                                       f"the answer given before and has asked decision {max(later)} since",
                                       ("request",), section=request_doc["section"]))
-    if request_doc["side"] != signer:
-        raise OrdersError(doc.problem("that decision request was sent to another side", ("request",)))
     if not is_option(reply["answer"], request_doc["options"]):
         options = ", ".join(repr(option) for option in request_doc["options"])
         raise OrdersError(doc.problem(f"answer {reply['answer']!r} is not one of the options", ("answer",),
