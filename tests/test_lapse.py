@@ -111,3 +111,16 @@ def test_a_question_without_options_is_a_ruleset_bug_not_a_request() -> None:
 
     with pytest.raises(PbemError, match="no option to choose"):
         Decisions().ask("blue", "retreat", "X1", {}, [])
+
+
+def test_the_audit_checks_a_pending_lapse_too(tmp_path: Path) -> None:
+    """Before the adjudication ends, a lapse that applies another option is already a discrepancy."""
+    table = asking_table(tmp_path)
+    lapse(table)  # blue's request lapsed; red's request is out: seq 1 is still pending
+    assert audit(table.root) == []
+    forged = yamlio.load_file(table.root / LAPSE).data
+    forged["answer"] = "right"
+    data = yamlio.dump(forged).encode("utf-8")
+    (table.root / LAPSE).write_bytes(data)
+    (table.root / (LAPSE + ".sig")).write_text(signing.sign(data, table.game.referee, f"pbem-turn@{table.game_id}"))
+    assert any("first option" in str(item) for item in audit(table.root))

@@ -309,6 +309,10 @@ class Auditor:
             self.signed(rel, game.orders_namespace(), game.side_keys)
         for _, rel in self.archive.decision_lapses(seq):
             self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
+        try:  # requests, replies and lapses must fit together even before the adjudication ends
+            decision_files(self.archive, game, seq)
+        except PbemError as error:
+            self.note(f"decisions/{seq_dir(seq)}", "files", str(error))
 
 
 def audit(root: Path | str) -> list[Discrepancy]:
