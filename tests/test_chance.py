@@ -121,3 +121,73 @@ def test_forced_dice_refuse_overrun_and_out_of_range() -> None:
         dice.die(6, "x")
     with pytest.raises(ValueError, match="outside"):
         chance.ForcedDice([6]).die(6, "x")
+
+
+# --- protocol version 2: the hidden chain and restricted rolls (§3, §4, §6) ---------------------
+
+HIDDEN_SECRET = bytes(range(0x20, 0x40))
+
+
+def test_hidden_chain_vectors() -> None:
+    assert chance.hidden_seed(GAME, HIDDEN_SECRET, 8, 1).hex() == (
+        "5bd8405e548519c824202c775813cf2dbe04d0e32bba2fb3b31aed84ab1a7fc1")
+    assert chance.hidden_anchor(GAME, HIDDEN_SECRET, 8).hex() == (
+        "3839a203b19f81b82954d44ac5908db1d97545ed31d16770d25db2e2aef7a414")
+
+
+def test_hidden_key_vectors() -> None:
+    t1 = chance.hidden_seed(GAME, HIDDEN_SECRET, 8, 1)
+    assert chance.hidden_key(GAME, 1, t1, 3).hex() == (
+        "dd205a2250b5f2341af8fb37b6b984cf257d09a0292b6ce7d44b2b27e7b4d704")
+    assert chance.hidden_key(GAME, 1, t1, 4).hex() == (
+        "85b51712862ea885c7f17050586669d1ee445726d03987a1af1c271b852529d1")
+
+
+def test_restricted_roll_vectors() -> None:
+    seed = vector_phase_seed()
+    t1 = chance.hidden_seed(GAME, HIDDEN_SECRET, 8, 1)
+    keys = [chance.hidden_key(GAME, 1, t1, i) for i in range(12)]
+    assert [chance.hidden_uniform(seed, keys[i], 6, i) + 1 for i in range(12)] == [6, 3, 6, 5, 1, 5, 3, 6, 4, 2, 1, 1]
+    assert [chance.hidden_uniform(seed, keys[i], 30, i) for i in range(6)] == [17, 20, 11, 10, 12, 28]
+
+
+def test_hidden_chain_differs_from_seed_chain() -> None:
+    # The same secret under the two labels gives unrelated chains: one never reveals the other.
+    assert chance.hidden_seed(GAME, SECRET, 8, 1) != chance.chain_seed(GAME, SECRET, 8, 1)
+    t = [chance.hidden_seed(GAME, HIDDEN_SECRET, 8, k) for k in range(9)]
+    assert all(chance.hidden_follows(GAME, t[k], t[k - 1]) for k in range(1, 9))
+    assert chance.on_chain(GAME, t[5], 5, t[0], chance.HIDDEN_CHAIN_LABEL)
+    assert not chance.on_chain(GAME, t[5], 4, t[0], chance.HIDDEN_CHAIN_LABEL)
+
+
+def test_dice_draws_restricted_rolls_from_the_hidden_stream_with_shared_indices() -> None:
+    seed = vector_phase_seed()
+    t1 = chance.hidden_seed(GAME, HIDDEN_SECRET, 8, 1)
+    dice = chance.Dice(seed, chance.HiddenStream(GAME, 1, t1, ("german", "us")))
+    public = dice.die(6, "public d6")
+    hidden = [dice.die(6, "german only", seen_by=["german"]) for _ in range(3)]
+    everyone = dice.die(6, "shown to both", seen_by=["us", "german"])
+    assert public == 6  # public vector, i = 0
+    assert hidden == [3, 6, 5]  # restricted vector, i = 1, 2, 3: indices are shared
+    assert everyone == 4  # public vector, i = 4: a roll seen by every side is public
+    records = [roll.record() for roll in dice.rolls]
+    assert records[1] == {"i": 1, "n": 6, "value": 2, "for": "german only", "seen_by": ["german"],
+                          "key": chance.hidden_key(GAME, 1, t1, 1).hex()}
+    assert "key" not in records[4] and "seen_by" not in records[4]
+    assert [chance.roll_value(seed, record) for record in records] == [r.value for r in dice.rolls]
+
+
+def test_restricted_roll_is_not_the_public_roll_of_its_index() -> None:
+    # Version 1's hole: the public stream at a hidden roll's index. Version 2 must not use it.
+    seed = vector_phase_seed()
+    t1 = chance.hidden_seed(GAME, HIDDEN_SECRET, 8, 1)
+    public = [chance.uniform(seed, 2**32, i) for i in range(20)]
+    hidden = [chance.hidden_uniform(seed, chance.hidden_key(GAME, 1, t1, i), 2**32, i) for i in range(20)]
+    assert all(a != b for a, b in zip(public, hidden))
+
+
+def test_a_range_no_draw_can_fit_is_refused_not_looped() -> None:
+    with pytest.raises(ValueError):
+        chance.uniform(b"\x01" * 32, 2**64 + 1, 0)
+    with pytest.raises(ValueError):
+        chance.hidden_uniform(b"\x01" * 32, b"\x02" * 32, 0, 0)

@@ -54,9 +54,9 @@ RESOLUTION_KEYS = ("units", "state", "events", "decision", "phase", "result", "r
 class CaseDice(chance.ForcedDice):
     """Forced numbers, with dice given as the faces shown; too few, or one out of range, is an error."""
 
-    def _number(self, n: int) -> int:
+    def _number(self, n: int, key: bytes | None = None) -> int:
         try:
-            return super()._number(n)
+            return super()._number(n, key)
         except ValueError as error:
             raise PbemError(str(error)) from None
 

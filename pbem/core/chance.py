@@ -1,7 +1,9 @@
-"""Committed randomness: the seed chain, phase seeds and the roll stream (PROTOCOL.md §1, §3, §4).
+"""Committed randomness: the seed chains, phase seeds and the roll stream (docs/protocol.md §1, §3, §4).
 
 Rules code never sees a random source; it asks a `Dice` object, which draws number i of
-the adjudication from the phase seed and records it with the rule section it served.
+the adjudication and records it with the rule section it served. A public roll comes from the
+phase seed alone; under protocol version 2 a restricted roll (one that not every side may see)
+also needs its per-roll key from the hidden chain, which only the sides shown it receive.
 """
 
 from __future__ import annotations
@@ -9,13 +11,16 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 T = TypeVar("T")
 
 CHAIN_LABEL = "pbem/v1/chain"
 PHASE_LABEL = "pbem/v1/phase"
 ROLL_LABEL = "pbem/v1/roll"
+HIDDEN_CHAIN_LABEL = "pbem/v2/hidden-chain"
+HIDDEN_KEY_LABEL = "pbem/v2/hidden-key"
+HIDDEN_ROLL_LABEL = "pbem/v2/hidden-roll"
 
 
 def enc(*fields: str | int | bytes) -> bytes:
@@ -71,28 +76,48 @@ def state_hash(state: Any) -> str:
 # --- the seed chain (§3) -------------------------------------------------------------------------
 
 
-def chain_step(game: str, seed: bytes) -> bytes:
-    """s_(k-1) from s_k."""
-    return sha256(enc(CHAIN_LABEL, game, seed))
+def chain_step(game: str, seed: bytes, label: str = CHAIN_LABEL) -> bytes:
+    """s_(k-1) from s_k (t_(k-1) from t_k with the hidden chain's label)."""
+    return sha256(enc(label, game, seed))
 
 
-def chain_seed(game: str, secret: bytes, length: int, k: int) -> bytes:
+def chain_seed(game: str, secret: bytes, length: int, k: int, label: str = CHAIN_LABEL) -> bytes:
     """s_k, derived from the secret s_L by L - k steps down the chain."""
     if not 0 <= k <= length:
         raise ValueError(f"seed index {k} outside the chain 0..{length}")
     seed = secret
     for _ in range(length - k):
-        seed = chain_step(game, seed)
+        seed = chain_step(game, seed, label)
     return seed
 
 
-def chain_anchor(game: str, secret: bytes, length: int) -> bytes:
-    return chain_seed(game, secret, length, 0)
+def chain_anchor(game: str, secret: bytes, length: int, label: str = CHAIN_LABEL) -> bytes:
+    return chain_seed(game, secret, length, 0, label)
 
 
-def seed_follows(game: str, seed: bytes, previous: bytes) -> bool:
+def seed_follows(game: str, seed: bytes, previous: bytes, label: str = CHAIN_LABEL) -> bool:
     """True when `seed` is the chain link right after `previous` (s_k against s_(k-1))."""
-    return chain_step(game, seed) == previous
+    return chain_step(game, seed, label) == previous
+
+
+def hidden_seed(game: str, secret: bytes, length: int, k: int) -> bytes:
+    """t_k of the hidden chain (§3), from its own secret t_L."""
+    return chain_seed(game, secret, length, k, HIDDEN_CHAIN_LABEL)
+
+
+def hidden_anchor(game: str, secret: bytes, length: int) -> bytes:
+    return chain_seed(game, secret, length, 0, HIDDEN_CHAIN_LABEL)
+
+
+def hidden_follows(game: str, seed: bytes, previous: bytes) -> bool:
+    return chain_step(game, seed, HIDDEN_CHAIN_LABEL) == previous
+
+
+def on_chain(game: str, seed: bytes, k: int, anchor: bytes, label: str = CHAIN_LABEL) -> bool:
+    """Whether `seed` is link k of the chain anchored at `anchor` (hashed down k steps)."""
+    for _ in range(k):
+        seed = chain_step(game, seed, label)
+    return seed == anchor
 
 
 # --- phase seed and rolls (§4) --------------------------------------------------------------------
@@ -114,17 +139,54 @@ def phase_seed(game: str, k: int, seed: bytes, previous: bytes, sides: Sequence[
     return sha256(enc(*fields))
 
 
-def uniform(seed: bytes, n: int, i: int) -> int:
-    """Random number i of the adjudication, uniform in 0..n-1, by rejection sampling."""
-    if n < 1:
-        raise ValueError(f"uniform() needs n >= 1, got {n}")
+MAX_ROLL_RANGE = 2**64  # above it no 8-byte u is ever accepted: a hostile record would loop forever
+
+
+def _rejection_sample(n: int, digest: Callable[[int], bytes]) -> int:
+    if not 1 <= n <= MAX_ROLL_RANGE:
+        raise ValueError(f"a roll needs 1 <= n <= 2**64, got {n}")
     limit = 2**64 - (2**64 % n)
     j = 0
     while True:
-        u = int.from_bytes(sha256(enc(ROLL_LABEL, seed, i, j))[:8], "big")
+        u = int.from_bytes(digest(j)[:8], "big")
         if u < limit:
             return u % n
         j += 1
+
+
+def uniform(seed: bytes, n: int, i: int) -> int:
+    """Public random number i of the adjudication, uniform in 0..n-1, by rejection sampling."""
+    return _rejection_sample(n, lambda j: sha256(enc(ROLL_LABEL, seed, i, j)))
+
+
+def hidden_key(game: str, k: int, seed: bytes, i: int) -> bytes:
+    """key_(k,i) of a restricted roll (§4): from t_k, shown only to the sides that see the roll."""
+    return sha256(enc(HIDDEN_KEY_LABEL, game, k, seed, i))
+
+
+def hidden_uniform(phase_seed_: bytes, key: bytes, n: int, i: int) -> int:
+    """Restricted random number i, uniform in 0..n-1: needs the phase seed and the roll's key."""
+    return _rejection_sample(n, lambda j: sha256(enc(HIDDEN_ROLL_LABEL, phase_seed_, key, i, j)))
+
+
+def roll_value(phase_seed_: bytes, record: Mapping[str, Any]) -> int:
+    """What a logged roll must be: restricted (it carries a `key`) or public."""
+    if "key" in record:
+        return hidden_uniform(phase_seed_, parse_hex32(record["key"]), record["n"], record["i"])
+    return uniform(phase_seed_, record["n"], record["i"])
+
+
+@dataclass(frozen=True)
+class HiddenStream:
+    """The hidden chain's link t_k for adjudication k: what restricted rolls draw their keys from."""
+
+    game: str
+    k: int
+    seed: bytes
+    sides: tuple[str, ...]  # every side of the game: a roll seen by all of them is public
+
+    def key(self, i: int) -> bytes:
+        return hidden_key(self.game, self.k, self.seed, i)
 
 
 # --- the Dice object rules code uses ---------------------------------------------------------------
@@ -141,11 +203,14 @@ class Roll:
     value: int
     purpose: str
     seen_by: tuple[str, ...] | None = None  # None: every side
+    key: bytes | None = None  # version 2: a restricted roll's key (§4); None for a public roll
 
     def record(self) -> dict[str, Any]:
         out: dict[str, Any] = {"i": self.i, "n": self.n, "value": self.value, "for": self.purpose}
         if self.seen_by is not None:
             out["seen_by"] = list(self.seen_by)
+        if self.key is not None:
+            out["key"] = self.key.hex()
         return out
 
 
@@ -171,17 +236,26 @@ class Dice:
     label (`purpose`) must itself be safe for every side that sees the roll.
     """
 
-    def __init__(self, seed: bytes) -> None:
+    def __init__(self, seed: bytes, hidden: HiddenStream | None = None) -> None:
         self._seed = seed
+        self._hidden = hidden  # None: protocol version 1, where every roll comes from the phase seed
         self.rolls: list[Roll] = []
 
-    def _number(self, n: int) -> int:
-        return uniform(self._seed, n, len(self.rolls))
+    def _number(self, n: int, key: bytes | None) -> int:
+        i = len(self.rolls)
+        return uniform(self._seed, n, i) if key is None else hidden_uniform(self._seed, key, n, i)
 
     def uniform(self, n: int, purpose: str, seen_by: Iterable[str] | None = None) -> int:
         i = len(self.rolls)
-        value = self._number(n)
-        self.rolls.append(Roll(i, n, value, purpose, _sides(seen_by)))
+        seen = _sides(seen_by)
+        key = None
+        if self._hidden is not None and seen is not None:
+            if set(self._hidden.sides) <= set(seen):
+                seen = None  # shown to every side: a public roll
+            else:
+                key = self._hidden.key(i)
+        value = self._number(n, key)
+        self.rolls.append(Roll(i, n, value, purpose, seen, key))
         return value
 
     def die(self, faces: int, purpose: str, seen_by: Iterable[str] | None = None) -> int:
@@ -219,7 +293,7 @@ class ForcedDice(Dice):
         super().__init__(b"\x00" * 32)
         self._values = list(values)
 
-    def _number(self, n: int) -> int:
+    def _number(self, n: int, key: bytes | None = None) -> int:
         i = len(self.rolls)
         if i >= len(self._values):
             raise ValueError(f"the case forces {len(self._values)} random numbers, but roll {i} (n={n}) was asked for")

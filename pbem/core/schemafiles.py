@@ -12,7 +12,7 @@ from .errors import PbemError
 from .ruleset import Ruleset
 
 KINDS = ("game", "scenario", "orders", "turn", "view", "decision-request", "decision-reply", "decision-lapse",
-         "case")
+         "receipt", "case")
 
 
 @lru_cache(maxsize=None)
