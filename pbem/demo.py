@@ -15,7 +15,7 @@ from typing import Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from .core import signing, yamlio
+from .core import clock, signing, yamlio
 from .core.adjudicator import adjudicate
 from .core.archive import Archive, view_rel
 from .core.audit import audit
@@ -38,6 +38,7 @@ class DemoGame:
     players: dict[str, signing.SigningKey]
     say: Callable[[str], None]
     standing: dict[str, dict[str, object]] = field(default_factory=dict)  # side -> standing answers to send
+    clock: clock.StepClock = field(default_factory=clock.StepClock)  # simulated time: the same bytes on replay
 
     def mailbox(self, side: str) -> Path:
         path = self.root.parent / "mail" / side
@@ -68,7 +69,7 @@ class DemoGame:
         self._submit(side, path)
 
     def _submit(self, side: str, path: Path) -> None:
-        result = submit(self.root, path)
+        result = submit(self.root, path, referee_key=self.referee, now=self.clock)
         if result.errors:
             raise PbemError(f"the {side} bot's file was rejected: {result.errors[0]}")
 
@@ -79,12 +80,12 @@ class DemoGame:
             return False
         for side in position.awaiting():
             self.play_orders(side)
-        report = adjudicate(self.root, self.referee)
+        report = adjudicate(self.root, self.referee, now=self.clock)
         while not report.committed:
             side = yamlio.load_bytes((self.root / report.files[0]).read_bytes(), report.files[0]).data["side"]
             self.say(f"  seq {report.seq}: {side} is asked to decide ({report.files[0]})")
             self.answer(side, report.files[0])
-            report = adjudicate(self.root, self.referee)
+            report = adjudicate(self.root, self.referee, now=self.clock)
         self.say(f"  {report.message}")
         return True
 
@@ -122,9 +123,11 @@ def setup_demo(ruleset_id: str, scenario: Path, workdir: Path, *, chain_length: 
         opened[name] = signing.load_signing_key(keys / name, passphrase=b"")
     root = workdir / "game"
     public = {side: opened[side].public_line for side in sides}
+    start = clock.StepClock()
     new_game(scenario, f"demo-{ruleset_id}", opened["referee"], public, root, chain_length=chain_length,
-             secret=_derived(seed, "chain-secret") if seed else None)
-    return DemoGame(root, opened["referee"], {side: opened[side] for side in sides}, say)
+             secret=_derived(seed, "chain-secret") if seed else None,
+             hidden_secret=_derived(seed, "hidden-secret") if seed else None, now=start)
+    return DemoGame(root, opened["referee"], {side: opened[side] for side in sides}, say, clock=start)
 
 
 def play_demo(ruleset_id: str, scenario: Path | None, workdir: Path, *, chain_length: int = 1024,

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from . import chance, schemas, signing, yamlio
+from . import chance, clock, schemas, signing, yamlio
 from .archive import Archive, commit_folder, seq_dir, view_rel
 from .errors import ArchiveError, OrdersError, PbemError, Problem
-from .game import WARN_FRACTION_PERCENT, Game, chain_secret, load_game
+from .game import WARN_FRACTION_PERCENT, Game, chain_secret, hidden_chain_seed, load_game
 from .game import next_block
 from .lapse import lapse_unanswered
 from .position import Position, current_position
@@ -92,10 +92,15 @@ def side_inputs(sides: Sequence[str], accepted: Mapping[str, AcceptedOrders]) ->
 
 def resolve_adjudication(ruleset: Ruleset, game_id: str, sides: Sequence[str], seq: int, state: State,
                          previous_hash: str, seed: bytes, accepted: Mapping[str, AcceptedOrders],
-                         answers: Mapping[int, Any]) -> Outcome:
-    """Run phases from `state` until one awaits orders, the game ends, or a decision is needed."""
+                         answers: Mapping[int, Any], hidden: bytes | None = None) -> Outcome:
+    """Run phases from `state` until one awaits orders, the game ends, or a decision is needed.
+
+    `hidden` is t_k of the hidden chain (protocol version 2): restricted rolls draw from it. None
+    replays a version 1 game, whose restricted rolls came from the phase seed like any other.
+    """
     phase_seed = chance.phase_seed(game_id, seq, seed, chance.parse_hash(previous_hash), side_inputs(sides, accepted))
-    dice = chance.Dice(phase_seed)
+    stream = chance.HiddenStream(game_id, seq, hidden, tuple(sides)) if hidden is not None else None
+    dice = chance.Dice(phase_seed, stream)
     decisions = Decisions(answers)
     state = plain_copy(state)
     standing = state.setdefault(STANDING_KEY, {})
@@ -161,6 +166,7 @@ class DecisionFile:
     reply_rel: str | None
     reply_hash: str | None
     answer: Any
+    deadline: str | None = None  # the request's (version 2)
 
 
 def decision_files(archive: Archive, game: Game, seq: int) -> dict[int, DecisionFile]:
@@ -173,7 +179,8 @@ def decision_files(archive: Archive, game: Game, seq: int) -> dict[int, Decision
         request = _checked(stored.data, rel, "decision-request")
         if request["index"] != index or request["seq"] != seq:
             raise ArchiveError(f"{rel}: says decision {request['index']} of seq {request['seq']}")
-        found[index] = DecisionFile(index, request["side"], rel, chance.file_hash(stored.data), None, None, None)
+        found[index] = DecisionFile(index, request["side"], rel, chance.file_hash(stored.data), None, None, None,
+                                    request.get("deadline"))
         first_options[index] = request["options"][0] if request["options"] else None
     for index, _, rel in archive.decision_replies(seq):
         stored = archive.read_signed(rel)
@@ -183,7 +190,7 @@ def decision_files(archive: Archive, game: Game, seq: int) -> dict[int, Decision
         if known is None or known.side != side or reply["side"] != side or reply["request"] != known.request_hash:
             raise ArchiveError(f"{rel}: a reply that matches no request of adjudication {seq}")
         found[index] = DecisionFile(index, side, known.request_rel, known.request_hash, rel,
-                                    chance.file_hash(stored.data), reply["answer"])
+                                    chance.file_hash(stored.data), reply["answer"], known.deadline)
     for index, rel in archive.decision_lapses(seq):
         found[index] = _lapse_file(archive, game, seq, index, rel, found.get(index), first_options.get(index))
     return found
@@ -201,8 +208,12 @@ def _lapse_file(archive: Archive, game: Game, seq: int, index: int, rel: str, kn
     if not same_plain(lapse["answer"], default):
         raise ArchiveError(f"{rel}: applies {lapse['answer']!r}, but a lapse applies the request's first option, "
                            f"{default!r}")
+    if game.protocol >= 2:
+        if known.deadline is None or clock.later_than(known.deadline, lapse["lapsed_at"]):
+            raise ArchiveError(f"{rel}: lapsed_at {lapse['lapsed_at']} is before the request's deadline "
+                               f"{known.deadline} (PROTOCOL §4a): the request was cut short")
     return DecisionFile(index, known.side, known.request_rel, known.request_hash, rel,
-                        chance.file_hash(stored.data), lapse["answer"])
+                        chance.file_hash(stored.data), lapse["answer"], known.deadline)
 
 
 def _checked(data: bytes, rel: str, kind: str) -> dict[str, Any]:
@@ -212,9 +223,10 @@ def _checked(data: bytes, rel: str, kind: str) -> dict[str, Any]:
     return result
 
 
-def request_document(game: Game, seq: int, previous_hash: str, request: DecisionRequest) -> dict[str, Any]:
-    return {
-        "pbem": 1,
+def request_document(game: Game, seq: int, previous_hash: str, request: DecisionRequest,
+                     deadline: str | None) -> dict[str, Any]:
+    doc = {
+        "pbem": game.protocol,
         "kind": "decision-request",
         "game": game.id,
         "seq": seq,
@@ -226,6 +238,9 @@ def request_document(game: Game, seq: int, previous_hash: str, request: Decision
         "options": request.options,
         "master_previous": previous_hash,
     }
+    if game.protocol >= 2:
+        doc["deadline"] = deadline
+    return doc
 
 
 def request_rel(seq: int, index: int) -> str:
@@ -234,22 +249,32 @@ def request_rel(seq: int, index: int) -> str:
 
 def turn_document(game: Game, seq: int, previous_hash: str, seed: bytes, outcome: Outcome,
                   accepted: Mapping[str, AcceptedOrders], awaited: Sequence[str], decisions: Mapping[int, DecisionFile],
-                  ruleset: Ruleset) -> dict[str, Any]:
-    orders = []
+                  ruleset: Ruleset, hidden: bytes | None = None, enforced: str | None = None,
+                  next_deadline: str | None = None) -> dict[str, Any]:
+    """The master record. `enforced`: the deadline a missing side missed; `next_deadline`: the next one."""
+    orders: list[dict[str, Any]] = []
     for side in game.sides:
         if side in accepted:
             item = accepted[side]
             orders.append({"side": side, "status": "submitted", "file": item.rel, "hash": item.hash,
                            "entropy": item.entropy})
+        elif side in awaited:
+            orders.append({"side": side, "status": "missing"})
+            if enforced is not None:
+                orders[-1]["deadline"] = enforced
         else:
-            orders.append({"side": side, "status": "missing" if side in awaited else "not-awaited"})
+            orders.append({"side": side, "status": "not-awaited"})
     used = []
     for request in outcome.asked:
         record = decisions[request.index]
         used.append({"index": record.index, "side": record.side, "request": record.request_rel,
                      "request_hash": record.request_hash, "reply": record.reply_rel, "reply_hash": record.reply_hash})
+    dice: dict[str, Any] = {"seed": seed.hex()}
+    if hidden is not None:
+        dice["hidden_seed"] = hidden.hex()
+    dice.update(phase_seed=outcome.phase_seed.hex(), rolls=outcome.rolls)
     return {
-        "pbem": 1,
+        "pbem": game.protocol,
         "kind": "turn",
         "game": game.id,
         "seq": seq,
@@ -257,11 +282,11 @@ def turn_document(game: Game, seq: int, previous_hash: str, seed: bytes, outcome
         "phases": outcome.phases,
         "orders": orders,
         "decisions": used,
-        "dice": {"seed": seed.hex(), "phase_seed": outcome.phase_seed.hex(), "rolls": outcome.rolls},
+        "dice": dice,
         "events": outcome.events,
         "state": outcome.state,
         "state_sha256": chance.state_hash(outcome.state),
-        "next": next_block(ruleset, outcome.state),
+        "next": next_block(ruleset, outcome.state, next_deadline),
     }
 
 
@@ -287,11 +312,13 @@ class AdjudicationReport:
 
 
 def adjudicate(game_dir: str | Path, referee_key: signing.SigningKey, *,
-               missing_none: bool = False, lapse: bool = False) -> AdjudicationReport:
+               missing_none: bool = False, lapse: bool = False, now: clock.Clock = clock.system_clock
+               ) -> AdjudicationReport:
     """Resolve the next adjudication if everything it needs is in; write its files.
 
-    `missing_none`: sides that sent no orders give none. `lapse`: every decision request still
-    unanswered gets its first option, recorded in a referee-signed lapse file (core/lapse.py).
+    `missing_none`: sides that sent no orders give none (once the announced deadline, if any, has
+    passed). `lapse`: every decision request whose deadline has passed unanswered gets its first
+    option, recorded in a referee-signed lapse file (core/lapse.py). `now` stamps deadlines.
     """
     archive = Archive(game_dir)
     archive.require()
@@ -299,13 +326,14 @@ def adjudicate(game_dir: str | Path, referee_key: signing.SigningKey, *,
         game = load_game(game_dir)
         _check_referee_key(game, referee_key)
         position = current_position(game)
+        moment = clock.utc_text(now())
         if lapse and not position.over():
-            lapse_unanswered(archive, game, position.next_seq, referee_key)
-        return _adjudicate_locked(archive, game, position, referee_key, missing_none)
+            lapse_unanswered(archive, game, position.next_seq, referee_key, moment)
+        return _adjudicate_locked(archive, game, position, referee_key, missing_none, moment)
 
 
 def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee: signing.SigningKey,
-                       missing_none: bool) -> AdjudicationReport:
+                       missing_none: bool, moment: str) -> AdjudicationReport:
     ruleset = game.ruleset
     seq = position.next_seq
     if position.over():
@@ -322,15 +350,21 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
     if missing and not missing_none and not decisions:
         raise OrdersError(Problem(f"waiting for orders from {', '.join(missing)} for seq {seq}",
                                   legal="wait, or run with --missing none to resolve without them"))
+    if missing and not decisions and position.deadline is not None and not clock.later_than(moment, position.deadline):
+        raise OrdersError(Problem(f"the deadline {position.deadline} announced for seq {seq} has not passed; "
+                                  f"{', '.join(missing)} may still send orders", section="PROTOCOL §4a",
+                                  legal=f"wait until after {position.deadline}"))
     secret = chain_secret(game)
     seed = chance.chain_seed(game.id, secret, game.chain_length, seq)
+    hidden = hidden_chain_seed(game, seq)
     answers = {index: record.answer for index, record in decisions.items() if record.reply_rel is not None}
     outcome = resolve_adjudication(ruleset, game.id, game.sides, seq, position.state, position.previous_hash, seed,
-                                   accepted, answers)
+                                   accepted, answers, hidden)
     if outcome.pending is not None:
         return _await_decision(archive, game, seq, position.previous_hash, outcome.pending, decisions, referee,
-                               warnings)
-    turn = turn_document(game, seq, position.previous_hash, seed, outcome, accepted, awaited, decisions, ruleset)
+                               warnings, moment)
+    turn = turn_document(game, seq, position.previous_hash, seed, outcome, accepted, awaited, decisions, ruleset,
+                         hidden, position.deadline, game.deadline_after(moment))
     turn_bytes = yamlio.dump(turn).encode("utf-8")
     previous_views = {side: chance.file_hash(archive.read(view_rel(seq - 1, side))) for side in game.sides}
     views = render_views(ruleset, game, turn, turn_bytes, previous_views)
@@ -346,9 +380,10 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
 
 def _await_decision(archive: Archive, game: Game, seq: int, previous_hash: str, request: DecisionRequest,
                     known: Mapping[int, DecisionFile], referee: signing.SigningKey,
-                    warnings: list[str]) -> AdjudicationReport:
+                    warnings: list[str], moment: str) -> AdjudicationReport:
     rel = request_rel(seq, request.index)
-    data = yamlio.dump(request_document(game, seq, previous_hash, request)).encode("utf-8")
+    deadline = known[request.index].deadline if request.index in known else game.decision_deadline_after(moment)
+    data = yamlio.dump(request_document(game, seq, previous_hash, request, deadline)).encode("utf-8")
     if request.index in known:
         if archive.read(rel) != data:
             raise ArchiveError(f"{rel}: differs from the request this adjudication asks now; the archive "

@@ -5,11 +5,14 @@ Layout (seq k as four digits, NNNN):
     game.yaml, game.yaml.sig          genesis, referee-signed
     scenario.yaml                     the scenario, hashed in game.yaml
     .referee/chain-secret             s_L (mode 0600, never copied anywhere)
+    .referee/hidden-secret            t_L of the hidden chain (version 2; mode 0600)
     .referee/lock                     serialises referee commands
     views/0000/<side>.yaml(.sig)      the starting view of each side
     orders/NNNN/<side>-<n>.yaml(.sig) every accepted orders file, n counting arrivals
+    orders/NNNN/<side>-<n>.receipt.yaml(.sig)   the referee's receipt for it (version 2)
     decisions/NNNN/request-<j>.yaml(.sig)      requests, j the decision index
     decisions/NNNN/reply-<j>-<n>.yaml(.sig)    replies, n counting arrivals
+    decisions/NNNN/reply-<j>-<n>.receipt.yaml(.sig)   the referee's receipt for it (version 2)
     decisions/NNNN/lapse-<j>.yaml(.sig)        the referee's record that request j went
                                                unanswered past its deadline
     turns/NNNN/turn.yaml(.sig)        the master record of adjudication k
@@ -40,6 +43,8 @@ from .errors import ArchiveError
 
 SECRET_DIR = ".referee"
 SECRET_FILE = "chain-secret"
+HIDDEN_SECRET_FILE = "hidden-secret"
+RECEIPT_SUFFIX = ".receipt.yaml"
 LOCK_FILE = "lock"
 TMP_PREFIX = ".tmp-"
 LOCK_WAIT_SECONDS = 60
@@ -60,6 +65,13 @@ def view_rel(seq: int, side: str) -> str:
     if seq == 0:
         return f"views/0000/{side}.yaml"
     return f"turns/{seq_dir(seq)}/{side}.yaml"
+
+
+def receipt_rel(rel: str) -> str:
+    """The receipt beside an accepted file: orders/0003/german-0007.yaml -> ....receipt.yaml."""
+    if not rel.endswith(".yaml"):
+        raise ValueError(f"{rel}: receipts are for .yaml files")
+    return rel[: -len(".yaml")] + RECEIPT_SUFFIX
 
 
 def _canonical(digits: str, width: int) -> bool:
@@ -224,6 +236,11 @@ class Archive:
         rows = self._signed_names(f"decisions/{seq_dir(seq)}", r"lapse-([0-9]{3,})\.yaml")
         return sorted((int(index), rel) for (index,), rel in rows if _canonical(index, 3))
 
+    def receipt_of(self, rel: str) -> str | None:
+        """Where the receipt for an accepted file is, if one was written."""
+        target = receipt_rel(rel)
+        return target if self.path(target).is_file() and self.path(target + ".sig").is_file() else None
+
     def next_arrival(self, seq: int) -> int:
         """The arrival number for the next orders file or reply of this seq."""
         numbers = [n for _, n, _ in self.orders_files(seq)] + [n for _, n, _ in self.decision_replies(seq)]
@@ -237,20 +254,20 @@ class Archive:
         write_signed(self.path(rel), data, signature)
 
     # --- the secret -----------------------------------------------------------------------------
-    def write_secret(self, secret_hex: str) -> None:
+    def write_secret(self, secret_hex: str, name: str = SECRET_FILE) -> None:
         folder = self.root / SECRET_DIR
         folder.mkdir(mode=0o700, exist_ok=True)
         os.chmod(folder, 0o700)
-        atomic_write(folder / SECRET_FILE, (secret_hex + "\n").encode("ascii"), mode=0o600)
+        atomic_write(folder / name, (secret_hex + "\n").encode("ascii"), mode=0o600)
 
-    def read_secret(self) -> str:
-        path = self.root / SECRET_DIR / SECRET_FILE
+    def read_secret(self, name: str = SECRET_FILE) -> str:
+        path = self.root / SECRET_DIR / name
         try:
             if path.stat().st_mode & 0o077:
                 raise ArchiveError(f"{path}: readable by others; run chmod 600 on it")
             return path.read_text(encoding="ascii").strip()
         except FileNotFoundError:
-            raise ArchiveError(f"{path}: the seed-chain secret is missing; only the referee's copy of "
+            raise ArchiveError(f"{path}: a chain secret is missing; only the referee's copy of "
                                "the game can adjudicate") from None
 
     def write_secret_note(self, name: str, text: str) -> None:

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from . import chance, schemas, signing, yamlio
-from .adjudicator import (AcceptedOrders, decision_files, newest_order_files, render_views, request_document,
-                          request_rel, resolve_adjudication)
-from .archive import Archive, seq_dir, turn_rel, view_rel
+from . import chance, clock, schemas, signing, yamlio
+from .adjudicator import (AcceptedOrders, DecisionFile, decision_files, newest_order_files, render_views,
+                          request_document, request_rel, resolve_adjudication)
+from .archive import Archive, receipt_rel, seq_dir, turn_rel, view_rel
 from .errors import PbemError, format_path
 from .game import Game, initial_state, load_game, next_block
 from .orders import Expectation, orders_problems
@@ -41,6 +41,8 @@ class Auditor:
         self.archive = Archive(root)
         self.found: list[Discrepancy] = []
         self._hashes: dict[str, str] = {}  # file hash of each view already read in full
+        self._records: dict[int, dict[int, DecisionFile]] = {}  # seq -> the decision files read
+        self.summary = "nothing verified"
 
     def note(self, file: str, field: str, message: str) -> None:
         self.found.append(Discrepancy(file, field, message))
@@ -85,52 +87,89 @@ class Auditor:
         except PbemError as error:
             self.note("scenario.yaml", "scenario", str(error))
             return self.found
-        self.check_initial_views(game, ruleset, state)
-        previous_hash, previous_seed = game.hash, game.anchor
+        deadline = self.check_initial_views(game, ruleset, state)
+        previous_hash, previous_seed, previous_hidden = game.hash, game.anchor, game.hidden_anchor
+        verified = 0
         for expected_seq, seq in enumerate(self.archive.turn_seqs(), 1):
             if seq != expected_seq:
                 self.note(turn_rel(seq), "seq", "turn folders are not numbered 1, 2, 3... without gaps")
                 break
-            checked = self.check_turn(game, ruleset, seq, state, previous_hash, previous_seed)
+            checked = self.check_turn(game, ruleset, seq, state, previous_hash, (previous_seed, previous_hidden),
+                                      deadline)
             if checked is None:
                 break
-            state, previous_hash, previous_seed = checked
-        self.check_pending(game)
+            state, previous_hash, (previous_seed, previous_hidden), deadline = checked
+            verified = seq
+        self.check_pending(game, verified + 1, state, ruleset, deadline)
+        self.summary = _summary(ruleset, state, verified)
         return self.found
 
-    def check_initial_views(self, game: Game, ruleset: Ruleset, state: dict[str, Any]) -> None:
-        for side in game.sides:
+    def check_initial_views(self, game: Game, ruleset: Ruleset, state: dict[str, Any]) -> str | None:
+        """Every side's view 0; the orders deadline they announce (the same in each, or noted)."""
+        announced: str | None = None
+        for index, side in enumerate(game.sides):
             rel = view_rel(0, side)
             got = self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
             if got is None:
                 continue
             self._hashes[rel] = chance.file_hash(got[0])
-            expected = yamlio.dump(initial_view(ruleset, game.id, game.hash, side, state, next_block(ruleset, state)))
+            if index == 0:
+                announced = _announced_deadline(got[0], rel) if game.protocol >= 2 else None
+            expected = yamlio.dump(initial_view(ruleset, game.id, game.hash, side, state,
+                                                next_block(ruleset, state, announced), game.protocol))
             if got[0] != expected.encode("utf-8"):
                 self.note(rel, _first_difference(got[0], expected.encode()), "view 0 differs from the starting state's "
                           "filter for this side")
+        return announced
 
     def check_turn(self, game: Game, ruleset: Ruleset, seq: int, state: dict[str, Any], previous_hash: str,
-                   previous_seed: bytes) -> tuple[dict[str, Any], str, bytes] | None:
-        """Check turn `seq`; give the state, file hash and seed the next turn builds on."""
+                   previous_seeds: tuple[bytes, bytes | None], deadline: str | None
+                   ) -> tuple[dict[str, Any], str, tuple[bytes, bytes | None], str | None] | None:
+        """Check turn `seq`; give the state, file hash, seeds and deadline the next turn builds on."""
         rel = turn_rel(seq)
         got = self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
         turn = self.parse(rel, got[0], "turn") if got else None
         if got is None or turn is None:
             return None
         turn_bytes = got[0]
+        self.same(rel, "pbem", game.protocol, turn["pbem"])
         self.same(rel, "game", game.id, turn["game"])
         self.same(rel, "seq", seq, turn["seq"])
         self.same(rel, "previous", previous_hash, turn["previous"])
-        seed = self.check_seed(game, seq, turn, rel, previous_seed)
+        seed = self.check_seed(game, seq, turn, rel, previous_seeds[0])
+        hidden = self.check_hidden_seed(game, seq, turn, rel, previous_seeds[1])
         accepted = self.check_orders(game, ruleset, seq, turn, state, rel)
         answers = self.check_decisions(game, seq, turn, rel)
-        if seed is not None and accepted is not None and answers is not None:
-            self.replay(game, ruleset, seq, turn, state, previous_hash, seed, accepted, answers, rel)
+        if game.protocol >= 2:
+            self.check_receipts(game, seq, state, ruleset, deadline, turn)
+        if seed is not None and accepted is not None and answers is not None and (hidden or game.protocol < 2):
+            self.replay(game, ruleset, seq, turn, state, previous_hash, seed, accepted, answers, rel, hidden)
         self.same(rel, "state_sha256", chance.state_hash(turn["state"]), turn["state_sha256"])
         self.check_views(game, ruleset, seq, turn, turn_bytes)
         recorded_seed = seed if seed is not None else bytes.fromhex(turn["dice"]["seed"])
-        return turn["state"], chance.file_hash(turn_bytes), recorded_seed
+        recorded_hidden = hidden
+        if hidden is None and "hidden_seed" in turn["dice"]:
+            recorded_hidden = bytes.fromhex(turn["dice"]["hidden_seed"])
+        return turn["state"], chance.file_hash(turn_bytes), (recorded_seed, recorded_hidden), turn["next"].get(
+            "deadline")
+
+    def check_hidden_seed(self, game: Game, seq: int, turn: Mapping[str, Any], rel: str,
+                          previous: bytes | None) -> bytes | None:
+        """t_k (version 2), if it is well formed and hashes to t_(k-1) (the hidden anchor for k = 1)."""
+        recorded = turn["dice"].get("hidden_seed")
+        if game.protocol < 2:
+            if recorded is not None:
+                self.note(rel, "dice.hidden_seed", "a version 1 game has no hidden chain")
+            return None
+        if recorded is None or previous is None:
+            self.note(rel, "dice.hidden_seed", "missing: a version 2 turn reveals t_k in its master file")
+            return None
+        seed = bytes.fromhex(recorded)
+        if not chance.hidden_follows(game.id, seed, previous):
+            self.note(rel, "dice.hidden_seed", f"t_{seq} does not hash to t_{seq - 1} (the hidden chain is broken: "
+                                               "this seed was not committed in game.yaml)")
+            return None
+        return seed
 
     def check_seed(self, game: Game, seq: int, turn: Mapping[str, Any], rel: str,
                    previous: bytes) -> bytes | None:
@@ -220,6 +259,7 @@ class Auditor:
         except PbemError as error:
             self.note(f"decisions/{seq_dir(seq)}", "files", str(error))
             return None
+        self._records[seq] = records
         answers: dict[int, Any] = {}
         for position, entry in enumerate(turn["decisions"]):
             field = f"decisions[{position}]"
@@ -239,10 +279,10 @@ class Auditor:
 
     def replay(self, game: Game, ruleset: Ruleset, seq: int, turn: Mapping[str, Any], state: dict[str, Any],
                previous_hash: str, seed: bytes, accepted: Mapping[str, AcceptedOrders], answers: Mapping[int, Any],
-               rel: str) -> None:
+               rel: str, hidden: bytes | None) -> None:
         try:
             outcome = resolve_adjudication(ruleset, game.id, game.sides, seq, state, previous_hash, seed, accepted,
-                                           answers)
+                                           answers, hidden)
         except PbemError as error:
             self.note(rel, "replay", f"resolution failed on replay: {error}")
             return
@@ -257,9 +297,15 @@ class Auditor:
         if outcome.state != turn["state"]:
             self.note(rel, "state" + _state_difference(outcome.state, turn["state"]),
                       "differs from the state the replay produces")
-        self.same(rel, "next", next_block(ruleset, outcome.state), turn["next"])
+        deadline = turn["next"].get("deadline")
+        if deadline is not None and game.protocol < 2:
+            self.note(rel, "next.deadline", "a version 1 turn announces no deadline")
+        self.same(rel, "next", next_block(ruleset, outcome.state, deadline), turn["next"])
+        records = self._records.get(seq, {})
         for request in outcome.asked:
-            expected = yamlio.dump(request_document(game, seq, previous_hash, request)).encode()
+            known = records.get(request.index)
+            expected = yamlio.dump(request_document(game, seq, previous_hash, request,
+                                                    known.deadline if known else None)).encode()
             try:
                 stored = self.archive.read(request_rel(seq, request.index))
             except PbemError as error:
@@ -298,9 +344,11 @@ class Auditor:
                     self.note(rel, _first_difference(got[0], expected[side]),
                               f"the view is not the filter of {turn_rel(seq)} for {side}")
 
-    def check_pending(self, game: Game) -> None:
-        """Files of the adjudication under way must at least carry good signatures."""
-        seq = self.archive.latest_seq() + 1
+    def check_pending(self, game: Game, seq: int, state: dict[str, Any], ruleset: Ruleset,
+                      deadline: str | None) -> None:
+        """Files of the adjudication under way must at least carry good signatures and receipts."""
+        if game.protocol >= 2:
+            self.check_receipts(game, seq, state, ruleset, deadline, None)
         for _, _, rel in self.archive.orders_files(seq):
             self.signed(rel, game.orders_namespace(), game.side_keys)
         for _, rel in self.archive.decision_requests(seq):
@@ -313,6 +361,92 @@ class Auditor:
             decision_files(self.archive, game, seq)
         except PbemError as error:
             self.note(f"decisions/{seq_dir(seq)}", "files", str(error))
+
+
+    # --- receipts (version 2, §4a) ------------------------------------------------------------------
+    def check_receipts(self, game: Game, seq: int, state: dict[str, Any], ruleset: Ruleset, deadline: str | None,
+                       turn: Mapping[str, Any] | None) -> None:
+        """Every accepted file of `seq` has the referee's receipt, numbered per side (or per request) in
+        arrival order, naming the file it replaces; the turn uses no late file and calls no side
+        missing that holds a timely receipt, and records the deadline it enforced."""
+        timely: dict[str, list[str]] = {}
+        previous: dict[str, str] = {}
+        for side, _, rel in self.archive.orders_files(seq):
+            doc = self.receipt(game, rel, seq, side, previous.get(side), len(timely.get(side, [])) + 1)
+            if doc is not None and deadline is not None and clock.later_than(doc["received"], deadline):
+                self.note(receipt_rel(rel), "received", f"{doc['received']} is after the deadline {deadline}: the "
+                                                         "file came late and must not have been accepted")
+            timely.setdefault(side, []).append(rel)
+            previous[side] = rel
+        replies: dict[int, list[str]] = {}
+        records = self._records.get(seq, {})
+        for index, _, rel in self.archive.decision_replies(seq):
+            known = records.get(index)
+            side = known.side if known else ""
+            doc = self.receipt(game, rel, seq, side, replies.get(index, [None])[-1], len(replies.get(index, [])) + 1)
+            if doc is not None and known is not None and known.deadline is not None and \
+                    clock.later_than(doc["received"], known.deadline):
+                self.note(receipt_rel(rel), "received", f"{doc['received']} is after the request's deadline "
+                                                         f"{known.deadline}: the reply came late")
+            replies.setdefault(index, []).append(rel)
+        if turn is None:
+            return
+        for position, entry in enumerate(turn["orders"]):
+            field = f"orders[{position}]"
+            if entry["status"] == "missing":
+                self.same(turn_rel(seq), f"{field}.deadline", deadline, entry.get("deadline"))
+            elif entry.get("deadline") is not None:
+                self.note(turn_rel(seq), f"{field}.deadline", "only a missing side has a deadline recorded")
+
+    def receipt(self, game: Game, rel: str, seq: int, side: str, replaces: str | None,
+                number: int) -> dict[str, Any] | None:
+        """The receipt of one accepted file, checked field by field against the archive."""
+        target = receipt_rel(rel)
+        got = self.signed(target, game.turn_namespace(), {"referee": game.referee_key})
+        doc = self.parse(target, got[0], "receipt") if got else None
+        if doc is None:
+            return None
+        try:
+            data = self.archive.read(rel)
+            replaced = chance.file_hash(self.archive.read(replaces)) if replaces else None
+        except PbemError as error:
+            self.note(rel, "file", str(error))
+            return None
+        expected = {"game": game.id, "seq": seq, "side": side, "file": rel, "hash": chance.file_hash(data),
+                    "number": number, "replaces": replaced}
+        for key, value in expected.items():
+            self.same(target, key, value, doc.get(key))
+        return doc
+
+
+def _announced_deadline(data: bytes, rel: str) -> str | None:
+    try:
+        deadline = yamlio.load_bytes(data, rel).data["next"].get("deadline")
+    except (PbemError, AttributeError, KeyError, TypeError):
+        return None
+    return deadline if isinstance(deadline, str) else None
+
+
+def _summary(ruleset: Ruleset, state: dict[str, Any], verified: int) -> str:
+    """What the audit covered: how many adjudications, and how the game stands after the last."""
+    done = f"{verified} adjudication{'s' if verified != 1 else ''} verified"
+    result = ruleset.result(state)
+    if result is not None:
+        return f"{done}; the game is over: {_short(result)}"
+    return (f"{done}; the game is in play: adjudication {verified + 1} awaits phase {ruleset.phase(state)!r} "
+            f"from {', '.join(ruleset.awaiting(state)) or 'nobody'}")
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    found: list[Discrepancy]
+    summary: str
+
+
+def audit_report(root: Path | str) -> AuditReport:
+    auditor = Auditor(root)
+    found = auditor.run()
+    return AuditReport(found, auditor.summary)
 
 
 def audit(root: Path | str) -> list[Discrepancy]:

@@ -10,14 +10,15 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .. import __version__
-from . import chance, schemas, signing, yamlio
-from .archive import SECRET_DIR, Archive, commit_folder
+from . import chance, clock, schemas, signing, yamlio
+from .archive import HIDDEN_SECRET_FILE, SECRET_DIR, Archive, commit_folder
 from .errors import ArchiveError, PbemError, Problem
 from .ruleset import STANDING_KEY, Ruleset, State, get as get_ruleset
 from .views import initial_view
 from .schemafiles import load_schema, scenario_schema
 
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
+PROTOCOL_VERSION = 2  # every new game; a version 1 archive still audits under version 1
 DEFAULT_CHAIN_LENGTH = 1024
 WARN_FRACTION_PERCENT = 90
 RESERVED_SIDE = "turn"  # turns/NNNN/turn.yaml is the master; views are turns/NNNN/<side>.yaml
@@ -61,6 +62,30 @@ class Game:
         return bytes.fromhex(self.doc["seed_chain"]["anchor"])
 
     @property
+    def protocol(self) -> int:
+        """1 or 2: which version of docs/protocol.md the game's files follow."""
+        return int(self.doc["pbem"])
+
+    @property
+    def hidden_anchor(self) -> bytes | None:
+        """t_0 of the hidden chain (version 2), or None for a version 1 game."""
+        chain = self.doc.get("hidden_chain")
+        return bytes.fromhex(chain["anchor"]) if chain else None
+
+    def deadline_after(self, moment: str) -> str | None:
+        """The orders deadline a phase opened at `moment` gets, if the game sets one (settings.deadline)."""
+        duration = self.settings().get("deadline")
+        if not duration or self.protocol < 2:
+            return None
+        return clock.utc_text(clock.parse_utc(moment) + clock.parse_duration(duration, "settings.deadline"))
+
+    def decision_deadline_after(self, moment: str) -> str:
+        """A decision request's deadline: settings.deadline after it is sent, or 72 hours."""
+        duration = self.settings().get("deadline")
+        span = clock.parse_duration(duration, "settings.deadline") if duration else clock.DEFAULT_DECISION_DEADLINE
+        return clock.utc_text(clock.parse_utc(moment) + span)
+
+    @property
     def ruleset(self) -> Ruleset:
         """The installed ruleset, if it is the version the game was started with."""
         ruleset = get_ruleset(self.doc["ruleset"]["id"])
@@ -90,12 +115,19 @@ def load_game(root: Path | str) -> Game:
     referee = doc.data["referee"]["key"]
     signing.verify(stored.data, stored.signature, signing.namespace("turn", doc.data["game"]),
                    {"referee": referee}, file=str(archive.game_file))
+    hidden = doc.data.get("hidden_chain")
+    if hidden and hidden["length"] != doc.data["seed_chain"]["length"]:
+        raise ArchiveError(f"{archive.game_file}: hidden_chain.length must equal seed_chain.length (they run out "
+                           "together, docs/protocol.md §3)")
     return Game(doc.data, stored.data, Path(root))
 
 
 def load_scenario(path: Path | str) -> tuple[yamlio.Document, Ruleset]:
     """A scenario file, checked against the core schema and its ruleset's part."""
-    doc = yamlio.load_file(path)
+    return checked_scenario(yamlio.load_file(path))
+
+
+def checked_scenario(doc: yamlio.Document) -> tuple[yamlio.Document, Ruleset]:
     schemas.validate(doc, load_schema("scenario"))
     ruleset = get_ruleset(doc.data["ruleset"])
     schemas.validate(doc, scenario_schema(ruleset))
@@ -104,11 +136,11 @@ def load_scenario(path: Path | str) -> tuple[yamlio.Document, Ruleset]:
 
 def initial_state(game: Game) -> State:
     """The starting state: the ruleset's, from the scenario copy in the game dir, plus standing answers."""
-    scenario_path = game.root / game.doc["scenario"]["file"]
-    data = scenario_path.read_bytes()
+    name = game.doc["scenario"]["file"]
+    data = Archive(game.root).read(name)  # inside the game dir, a regular file, no link, bounded
     if chance.file_hash(data) != game.doc["scenario"]["sha256"]:
-        raise ArchiveError(f"{scenario_path}: does not match the hash game.yaml fixes")
-    scenario, ruleset = load_scenario(scenario_path)
+        raise ArchiveError(f"{game.root / name}: does not match the hash game.yaml fixes")
+    scenario, ruleset = checked_scenario(yamlio.load_bytes(data, str(game.root / name)))
     return _with_standing(ruleset.initial_state(scenario.data), game.sides)
 
 
@@ -119,18 +151,22 @@ def _with_standing(state: State, sides: list[str]) -> State:
     return state
 
 
-def next_block(ruleset: Ruleset, state: State) -> dict[str, Any]:
-    """The `next` of a turn or view: the phase awaited and by whom, or the result."""
+def next_block(ruleset: Ruleset, state: State, deadline: str | None = None) -> dict[str, Any]:
+    """The `next` of a turn or view: the phase awaited, by whom and until when, or the result."""
     result = ruleset.result(state)
     if result is not None:
         return {"result": result}
-    return {"phase": ruleset.phase(state), "awaiting": ruleset.awaiting(state)}
+    block: dict[str, Any] = {"phase": ruleset.phase(state), "awaiting": ruleset.awaiting(state)}
+    if deadline is not None:
+        block["deadline"] = deadline
+    return block
 
 
 def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.SigningKey,
              side_keys: Mapping[str, str], game_dir: Path | str, *, chain_length: int = DEFAULT_CHAIN_LENGTH,
              addresses: Mapping[str, str] | None = None, settings: Mapping[str, Any] | None = None,
-             secret: bytes | None = None, referee_key_path: Path | None = None) -> Game:
+             secret: bytes | None = None, referee_key_path: Path | None = None, hidden_secret: bytes | None = None,
+             now: clock.Clock = clock.system_clock) -> Game:
     """Write the chain secret (0600), the scenario copy, every side's view 0 and, last, the signed game.yaml.
 
     game.yaml is the commit point: a directory without it is an unfinished `new` and is started over.
@@ -156,9 +192,12 @@ def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.Signi
     if chain_length < 2:
         raise PbemError("the seed chain needs at least 2 links")
     secret = secret if secret is not None else secrets.token_bytes(32)
+    hidden = hidden_secret if hidden_secret is not None else secrets.token_bytes(32)  # drawn apart from s_L
+    if hidden == secret:
+        raise PbemError("the hidden chain needs a secret of its own")
     scenario_bytes = Path(scenario_path).read_bytes()
     doc: dict[str, Any] = {
-        "pbem": 1,
+        "pbem": PROTOCOL_VERSION,
         "kind": "game",
         "game": game_id,
         "ruleset": {"id": ruleset.id, "version": ruleset.version},
@@ -167,6 +206,8 @@ def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.Signi
         "referee": {"key": referee_key.public_line},
         "sides": [_side_entry(side, side_keys[side], (addresses or {}).get(side)) for side in sides],
         "seed_chain": {"length": chain_length, "anchor": chance.chain_anchor(game_id, secret, chain_length).hex()},
+        "hidden_chain": {"length": chain_length,
+                         "anchor": chance.hidden_anchor(game_id, hidden, chain_length).hex()},
     }
     if settings:
         doc["settings"] = dict(settings)
@@ -178,12 +219,16 @@ def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.Signi
     with archive.locked():
         _clear_unfinished_start(root)
         archive.write_secret(secret.hex())
+        archive.write_secret(hidden.hex(), HIDDEN_SECRET_FILE)
         archive.atomic_write_plain("scenario.yaml", scenario_bytes)
         state = _with_standing(ruleset.initial_state(scenario_doc.data), sides)
         game_hash = chance.file_hash(data)
+        started = Game(doc, data, root)
+        deadline = started.deadline_after(clock.utc_text(now()))
         views: dict[str, bytes] = {}
         for side in sides:
-            view = yamlio.dump(initial_view(ruleset, game_id, game_hash, side, state, next_block(ruleset, state)))
+            view = yamlio.dump(initial_view(ruleset, game_id, game_hash, side, state,
+                                            next_block(ruleset, state, deadline), PROTOCOL_VERSION))
             views[f"{side}.yaml"] = view.encode("utf-8")
             views[f"{side}.yaml.sig"] = signing.sign(view.encode("utf-8"), referee_key, namespace).encode("utf-8")
         commit_folder(root / "views" / "0000", views)
@@ -219,3 +264,15 @@ def chain_secret(game: Game) -> bytes:
     if chance.chain_anchor(game.id, secret, game.chain_length) != game.anchor:
         raise ArchiveError("the chain secret in .referee/ does not match game.yaml's anchor")
     return secret
+
+
+def hidden_chain_seed(game: Game, k: int) -> bytes | None:
+    """t_k for adjudication k from the referee's hidden secret (version 2), or None (version 1)."""
+    anchor = game.hidden_anchor
+    if anchor is None:
+        return None
+    secret = bytes.fromhex(Archive(game.root).read_secret(HIDDEN_SECRET_FILE))
+    length = int(game.doc["hidden_chain"]["length"])
+    if chance.hidden_anchor(game.id, secret, length) != anchor:
+        raise ArchiveError("the hidden-chain secret in .referee/ does not match game.yaml's hidden_chain anchor")
+    return chance.hidden_seed(game.id, secret, length, k)

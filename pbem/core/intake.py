@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import chance, schemas, signing, yamlio
-from .archive import Archive, seq_dir
-from .errors import OrdersError, PbemError, Problem, SignatureError
-from .game import Game, load_game
+from . import chance, clock, schemas, signing, yamlio
+from .archive import Archive, receipt_rel, seq_dir
+from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError
+from .game import REFEREE_KEY_NOTE, Game, load_game
 from .orders import orders_problems
 from .position import Position, current_position
 from .ruleset import is_option
@@ -45,12 +45,52 @@ class Receipt:
     hash: str
     still_awaited: tuple[str, ...]
     replaces: str | None = None  # the side's earlier file for this seq that no longer counts
+    signed: str | None = None  # the referee-signed receipt file beside `rel` (version 2), for the sender
 
     def __str__(self) -> str:
         waiting = ", ".join(self.still_awaited) or "nobody: ready to adjudicate"
         replaced = f" (replaces {self.replaces}, which no longer counts)" if self.replaces else ""
+        receipt = f"; signed receipt {self.signed}" if self.signed else ""
         return (f"accepted {self.kind} of {self.side} for seq {self.seq}: {self.rel} {self.hash}{replaced}; "
-                f"still awaited: {waiting}")
+                f"still awaited: {waiting}{receipt}")
+
+
+@dataclass(frozen=True)
+class Referee:
+    """What intake needs of the referee under version 2: the key that signs receipts, and the time."""
+
+    key: signing.SigningKey | None
+    received: str  # when the file arrived (UTC text): the mail's arrival, not when it was processed
+
+
+def receipt_document(game: Game, seq: int, side: str, rel: str, data: bytes, number: int, received: str,
+                     replaces: bytes | None, request: str | None = None) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "pbem": game.protocol, "kind": "receipt", "game": game.id, "seq": seq, "side": side, "file": rel,
+        "hash": chance.file_hash(data), "number": number, "received": received,
+        "replaces": chance.file_hash(replaces) if replaces is not None else None,
+    }
+    if request is not None:
+        doc["request"] = request
+    return doc
+
+
+def _write_receipt(archive: Archive, game: Game, referee: Referee, doc: dict[str, Any]) -> str | None:
+    """Sign and store the receipt beside its file (version 2 only); its path."""
+    if game.protocol < 2:
+        return None
+    if referee.key is None:
+        raise PbemError("version 2 games sign a receipt for every accepted file: give the referee key (--key)")
+    data = yamlio.dump(doc).encode("utf-8")
+    rel = receipt_rel(doc["file"])
+    archive.write_signed_rel(rel, data, signing.sign(data, referee.key, game.turn_namespace()))
+    return rel
+
+
+def _refuse_late(doc: yamlio.Document, received: str, deadline: str | None, what: str, section: str) -> None:
+    if deadline is not None and clock.later_than(received, deadline):
+        raise OrdersError(doc.problem(f"{what} arrived at {received}, after the deadline {deadline}: it is late "
+                                      "and cannot count", section=section))
 
 
 def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int = yamlio.MAX_FILE_BYTES) -> list[Candidate]:
@@ -58,14 +98,13 @@ def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int 
     size = path.stat().st_size
     if size > max_bytes:
         raise PbemError(Problem(f"file is {size} bytes; the limit is {max_bytes}", file=str(path)))
-    data = path.read_bytes()
+    data = yamlio.read_file(path, max_bytes=max_bytes)  # bounded even for a device or a pipe
     detached = sig_path or path.with_name(path.name + SIG_SUFFIX)
     if sig_path is not None or detached.is_file():
-        if detached.stat().st_size > 64 * 1024:
-            raise SignatureError(Problem("signature file is too large to be an SSH signature", file=str(detached)))
-        signature = detached.read_text(encoding="utf-8", errors="replace")
+        signature = signing.read_signature(detached)  # SignatureError naming it if it cannot be a signature
         return [Candidate(path.name, (data,), signature, False, str(path))]
-    blocks = signing.find_armored(data, file=str(path))
+    # Each block on its own: one that cannot be read is a stand-in that fails in `accept` with its reason.
+    blocks = signing.read_armored(data, file=str(path))
     if not blocks:
         raise SignatureError(Problem(f"no signature: put {path.name}.sig beside it (ssh-keygen -Y sign) or send an "
                                      "armored PBEM SIGNED FILE block", file=str(path)))
@@ -89,8 +128,8 @@ def _verify(game: Game, candidate: Candidate) -> tuple[bytes, str]:
                                 file=candidate.carrier, others=others)
 
 
-def accept(game: Game, candidate: Candidate) -> Receipt:
-    """Verify and check one signed file; store it if it is good, else raise with every problem."""
+def accept(game: Game, candidate: Candidate, referee: Referee) -> Receipt:
+    """Verify and check one signed file; store it (with its signed receipt) if it is good, else raise."""
     data, signer = _verify(game, candidate)
     doc = yamlio.load_bytes(data, candidate.name)
     if not isinstance(doc.data, dict):
@@ -99,18 +138,19 @@ def accept(game: Game, candidate: Candidate) -> Receipt:
     kind = doc.data.get("kind")
     position = current_position(game)
     if kind == "orders":
-        return _accept_orders(game, position, doc, data, signer, candidate)
+        return _accept_orders(game, position, doc, data, signer, candidate, referee)
     if kind == "decision-reply":
-        return _accept_reply(game, position, doc, data, signer, candidate)
+        return _accept_reply(game, position, doc, data, signer, candidate, referee)
     raise OrdersError(doc.problem(f"kind {kind!r} cannot be submitted", ("kind",),
                                   legal="orders, decision-reply"))
 
 
 def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: bytes, signer: str,
-                   candidate: Candidate) -> Receipt:
+                   candidate: Candidate, referee: Referee) -> Receipt:
     ruleset = game.ruleset
     expect = position.expectation(signer)
     OrdersError.collect(orders_problems(doc, ruleset, expect, view_state(ruleset, position.state, signer), signer))
+    _same_protocol(game, doc)
     archive = Archive(game.root)
     mine = [rel for side, _, rel in archive.orders_files(expect.seq) if side == signer]
     same = [rel for rel in mine if archive.read(rel) == data]
@@ -121,21 +161,35 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
     replaces = None
     if same:
         rel = same[-1]  # the same mail delivered twice: the same receipt, nothing written
-    elif len(mine) >= MAX_SUBMISSIONS_PER_SIDE:
-        raise OrdersError(doc.problem(f"{signer} has already sent {len(mine)} orders files for seq {expect.seq}; "
-                                      "no more are taken"))
+        signed = archive.receipt_of(rel)
     else:
+        _refuse_late(doc, referee.received, position.deadline, "these orders", "PROTOCOL §4a")
+        if len(mine) >= MAX_SUBMISSIONS_PER_SIDE:
+            raise OrdersError(doc.problem(f"{signer} has already sent {len(mine)} orders files for seq "
+                                          f"{expect.seq}; no more are taken"))
         rel = f"orders/{seq_dir(expect.seq)}/{signer}-{archive.next_arrival(expect.seq):04d}.yaml"
-        archive.write_signed_rel(rel, data, candidate.signature)
         replaces = mine[-1] if mine else None
+        receipt = receipt_document(game, expect.seq, signer, rel, data, len(mine) + 1, referee.received,
+                                   archive.read(replaces) if replaces else None)
+        # The receipt lands first: a crash between the two leaves an orphan receipt (ignored, and
+        # overwritten by the next arrival), never an accepted file without its receipt.
+        signed = _write_receipt(archive, game, referee, receipt)
+        archive.write_signed_rel(rel, data, candidate.signature)
     have = {side for side, _, _ in archive.orders_files(expect.seq)}
     return Receipt(signer, "orders", expect.seq, rel, chance.file_hash(data),
-                   tuple(side for side in expect.awaiting if side not in have), replaces)
+                   tuple(side for side in expect.awaiting if side not in have), replaces, signed)
+
+
+def _same_protocol(game: Game, doc: yamlio.Document) -> None:
+    if isinstance(doc.data, dict) and doc.data.get("pbem") != game.protocol:
+        raise OrdersError(doc.problem(f"pbem: {doc.data.get('pbem')!r} is not this game's protocol version",
+                                      ("pbem",), section="PROTOCOL §3", legal=str(game.protocol)))
 
 
 def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: bytes, signer: str,
-                  candidate: Candidate) -> Receipt:
+                  candidate: Candidate, referee: Referee) -> Receipt:
     schemas.validate(doc, load_schema("decision-reply"))
+    _same_protocol(game, doc)
     reply = doc.data
     seq = position.next_seq
     problems = []
@@ -170,12 +224,22 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         options = ", ".join(repr(option) for option in request_doc["options"])
         raise OrdersError(doc.problem(f"answer {reply['answer']!r} is not one of the options", ("answer",),
                                       section=request_doc["section"], legal=options))
-    if sum(1 for j, _, _ in archive.decision_replies(seq) if j == index) >= MAX_SUBMISSIONS_PER_SIDE:
+    earlier = [rel for j, _, rel in archive.decision_replies(seq) if j == index]
+    same = [rel for rel in earlier if archive.read(rel) == data]
+    if same:  # the same mail delivered twice: the same receipt, nothing written
+        return Receipt(signer, "decision-reply", seq, same[-1], chance.file_hash(data), (), None,
+                       archive.receipt_of(same[-1]))
+    _refuse_late(doc, referee.received, request_doc.get("deadline"), "this reply", request_doc["section"])
+    if len(earlier) >= MAX_SUBMISSIONS_PER_SIDE:
         raise OrdersError(doc.problem(f"decision {index} has had {MAX_SUBMISSIONS_PER_SIDE} replies already; "
                                       "no more are taken", ("request",)))
     rel = f"decisions/{seq_dir(seq)}/reply-{index:03d}-{archive.next_arrival(seq):04d}.yaml"
+    replaces = earlier[-1] if earlier else None
+    receipt = receipt_document(game, seq, signer, rel, data, len(earlier) + 1, referee.received,
+                               archive.read(replaces) if replaces else None, reply["request"])
+    signed = _write_receipt(archive, game, referee, receipt)
     archive.write_signed_rel(rel, data, candidate.signature)
-    return Receipt(signer, "decision-reply", seq, rel, chance.file_hash(data), ())
+    return Receipt(signer, "decision-reply", seq, rel, chance.file_hash(data), (), replaces, signed)
 
 
 def _find_request(game: Game, archive: Archive, seq: int, request_hash: str) -> tuple[int, dict[str, Any]] | None:
@@ -192,12 +256,31 @@ class IntakeResult:
     errors: list[PbemError]
 
 
-def submit(game_dir: Path | str, path: Path | str, sig_path: Path | str | None = None) -> IntakeResult:
-    """Take every signed file in `path`; each is accepted or rejected on its own."""
+def stored_referee_key(game_dir: Path | str) -> signing.SigningKey | None:
+    """The referee key `pbem new` noted in .referee/, if any (receipts are signed with it)."""
+    path = Archive(game_dir).read_secret_note(REFEREE_KEY_NOTE)
+    return signing.load_signing_key(Path(path)) if path else None
+
+
+def submit(game_dir: Path | str, path: Path | str, sig_path: Path | str | None = None, *,
+           referee_key: signing.SigningKey | None = None, now: clock.Clock = clock.system_clock) -> IntakeResult:
+    """Take every signed file in `path`; each is accepted or rejected on its own.
+
+    `now` gives the arrival time stamped on receipts and held against deadlines (the mail judge
+    passes the time the mail arrived); `referee_key` signs the receipts (default: the key noted
+    by `pbem new`).
+    """
     archive = Archive(game_dir)
     archive.require()
+    received = clock.utc_text(now())
     with archive.locked():
         game = load_game(game_dir)
+        key = referee_key
+        if key is None and game.protocol >= 2:
+            key = stored_referee_key(game_dir)
+        if key is not None and key.public_line.split()[:2] != game.referee_key.split()[:2]:
+            raise ArchiveError("the referee key given is not the one game.yaml names")
+        referee = Referee(key, received)
         try:
             candidates = read_candidates(Path(path), Path(sig_path) if sig_path else None)
         except PbemError as error:
@@ -205,7 +288,7 @@ def submit(game_dir: Path | str, path: Path | str, sig_path: Path | str | None =
         receipts, errors = [], []
         for candidate in candidates:
             try:
-                receipts.append(accept(game, candidate))
+                receipts.append(accept(game, candidate, referee))
             except PbemError as error:
                 errors.append(error)
         return IntakeResult(receipts, errors)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import chance, signing, yamlio
+from . import chance, clock, signing, yamlio
 from .archive import Archive, seq_dir
 from .errors import ArchiveError
 from .game import Game
@@ -22,9 +22,10 @@ def lapse_rel(seq: int, index: int) -> str:
     return f"decisions/{seq_dir(seq)}/lapse-{index:03d}.yaml"
 
 
-def lapse_document(game: Game, seq: int, request: dict[str, Any], request_bytes: bytes) -> dict[str, Any]:
-    return {
-        "pbem": 1,
+def lapse_document(game: Game, seq: int, request: dict[str, Any], request_bytes: bytes,
+                   moment: str) -> dict[str, Any]:
+    doc = {
+        "pbem": game.protocol,
         "kind": "decision-lapse",
         "game": game.id,
         "seq": seq,
@@ -33,10 +34,17 @@ def lapse_document(game: Game, seq: int, request: dict[str, Any], request_bytes:
         "request": chance.file_hash(request_bytes),
         "answer": request["options"][0],
     }
+    if game.protocol >= 2:
+        doc["lapsed_at"] = moment
+    return doc
 
 
-def lapse_unanswered(archive: Archive, game: Game, seq: int, referee: signing.SigningKey) -> list[str]:
-    """Write a lapse for every request of `seq` with neither a reply nor a lapse; the files written."""
+def lapse_unanswered(archive: Archive, game: Game, seq: int, referee: signing.SigningKey, moment: str) -> list[str]:
+    """Write a lapse for every request of `seq` with neither a reply nor a lapse whose deadline has passed.
+
+    A request still within its deadline is left alone (version 2): lapsing it early would let the
+    referee choose the answer, and the audit refuses such a lapse.
+    """
     replied = {index for index, _, _ in archive.decision_replies(seq)}
     lapsed = {index for index, _ in archive.decision_lapses(seq)}
     written = []
@@ -47,7 +55,10 @@ def lapse_unanswered(archive: Archive, game: Game, seq: int, referee: signing.Si
         request = yamlio.load_bytes(data, rel).data
         if not isinstance(request, dict) or not isinstance(request.get("options"), list) or not request["options"]:
             raise ArchiveError(f"{rel}: a request without options cannot lapse")
-        lapse = yamlio.dump(lapse_document(game, seq, request, data)).encode("utf-8")
+        deadline = request.get("deadline")
+        if game.protocol >= 2 and (not isinstance(deadline, str) or not clock.later_than(moment, deadline)):
+            continue
+        lapse = yamlio.dump(lapse_document(game, seq, request, data, moment)).encode("utf-8")
         target = lapse_rel(seq, index)
         archive.write_signed_rel(target, lapse, signing.sign(lapse, referee, game.turn_namespace()))
         written.append(target)

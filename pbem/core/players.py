@@ -54,7 +54,7 @@ def orders_document(view: ViewFile, orders: list[Any], standing: Mapping[str, An
     """The next orders file of this view's side; fresh entropy and salt unless given (bots pass their own)."""
     expect = view.expectation()
     doc: dict[str, Any] = {
-        "pbem": 1,
+        "pbem": view.doc["pbem"],
         "kind": "orders",
         "game": expect.game,
         "seq": expect.seq,
@@ -102,7 +102,7 @@ def reply_document(request: Mapping[str, Any], request_data: bytes, answer: Any)
         raise PbemError(Problem(f"answer {answer!r} is not one of the options", section=request["section"],
                                 legal=options))
     return {
-        "pbem": 1,
+        "pbem": request["pbem"],
         "kind": "decision-reply",
         "game": request["game"],
         "seq": request["seq"],

@@ -31,6 +31,7 @@ class Position:
     seq: int  # last committed adjudication (0 before the first)
     state: State
     previous_hash: str  # file hash of turn `seq` (game.yaml for 0): `previous` of the next turn
+    deadline: str | None = None  # the orders deadline its views announced (docs/protocol.md §4a), if any
 
     @property
     def ruleset(self) -> Ruleset:
@@ -74,6 +75,17 @@ def current_position(game: Game) -> Position:
     archive = Archive(game.root)
     seq = archive.latest_seq()
     if seq == 0:
-        return Position(game, 0, initial_state(game), game.hash)
+        return Position(game, 0, initial_state(game), game.hash, announced_deadline(archive, game))
     turn, data = load_turn(archive, game, seq)
-    return Position(game, seq, turn["state"], chance.file_hash(data))
+    return Position(game, seq, turn["state"], chance.file_hash(data), turn["next"].get("deadline"))
+
+
+def announced_deadline(archive: Archive, game: Game) -> str | None:
+    """The deadline view 0 announced for the first orders (every side's view 0 says the same)."""
+    rel = view_rel(0, game.sides[0])
+    stored = archive.read_signed(rel)
+    signing.verify(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key}, file=rel)
+    doc = yamlio.load_bytes(stored.data, rel)
+    schemas.validate(doc, load_schema("view"))
+    deadline = doc.data["next"].get("deadline")
+    return str(deadline) if deadline is not None else None

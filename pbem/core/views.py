@@ -22,14 +22,14 @@ def own_standing(state: State, side: str) -> dict[str, Any]:
 
 
 def public_next(next_: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: next_[key] for key in ("phase", "awaiting", "result") if key in next_}
+    return {key: next_[key] for key in ("phase", "awaiting", "deadline", "result") if key in next_}
 
 
 def initial_view(ruleset: Ruleset, game_id: str, game_hash: str, side: str, state: State,
-                 next_: Mapping[str, Any]) -> dict[str, Any]:
+                 next_: Mapping[str, Any], protocol: int) -> dict[str, Any]:
     """View 0: the starting position as this side sees it, bound to game.yaml."""
     return {
-        "pbem": 1,
+        "pbem": protocol,
         "kind": "view",
         "game": game_id,
         "ruleset": {"id": ruleset.id, "version": ruleset.version},
@@ -55,7 +55,7 @@ def turn_view(ruleset: Ruleset, turn: Mapping[str, Any], turn_hash: str, side: s
         if shown is not None:
             events.append(shown)
     rolls = [
-        {key: roll[key] for key in ("i", "n", "value", "for")}
+        {key: roll[key] for key in ("i", "n", "value", "for", "key") if key in roll}
         for roll in turn["dice"]["rolls"]
         if chance.roll_visible(roll, side)
     ]
@@ -64,9 +64,18 @@ def turn_view(ruleset: Ruleset, turn: Mapping[str, Any], turn_hash: str, side: s
         item = {"side": entry["side"]}
         if entry["status"] == "submitted":
             item.update(entropy=entry["entropy"], order_hash=entry["hash"])
+        elif "deadline" in entry:
+            item["deadline"] = entry["deadline"]
         inputs.append(item)
-    return {
-        "pbem": 1,
+    dice = {
+        "seed": turn["dice"]["seed"],
+        "previous": turn["previous"],
+        "inputs": inputs,
+        "phase_seed": turn["dice"]["phase_seed"],
+        "rolls": rolls,
+    }
+    view = {
+        "pbem": turn["pbem"],
         "kind": "view",
         "game": turn["game"],
         "ruleset": {"id": ruleset.id, "version": ruleset.version},
@@ -75,18 +84,25 @@ def turn_view(ruleset: Ruleset, turn: Mapping[str, Any], turn_hash: str, side: s
         "master": turn_hash,
         "previous_view": previous_view,
         "phases": list(turn["phases"]),
-        "dice": {
-            "seed": turn["dice"]["seed"],
-            "previous": turn["previous"],
-            "inputs": inputs,
-            "phase_seed": turn["dice"]["phase_seed"],
-            "rolls": rolls,
-        },
+        "dice": dice,
         "events": events,
         "state": view_state(ruleset, turn["state"], side),
         "standing": own_standing(turn["state"], side),
         "next": public_next(turn["next"]),
     }
+    if turn["pbem"] >= 2:
+        # The side's own decisions, so it can hold them against its receipts (§4a); and, once the
+        # game is over, t_K, from which every hidden key of the game can be checked (§3).
+        view["decisions"] = [own_decision(entry) for entry in turn["decisions"] if entry["side"] == side]
+        if "result" in turn["next"]:
+            dice["hidden_seed"] = turn["dice"]["hidden_seed"]
+    return view
+
+
+def own_decision(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A used decision as its side sees it: the request, and the reply or the referee's lapse."""
+    return {"index": entry["index"], "request_hash": entry["request_hash"], "answer_hash": entry["reply_hash"],
+            "lapsed": "/lapse-" in entry["reply"]}
 
 
 def recompute_phase_seed(view: Mapping[str, Any], game_id: str) -> bytes:

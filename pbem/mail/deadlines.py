@@ -12,25 +12,13 @@ Durations are written as whole numbers with units: `90m`, `36h`, `3d`, `1w`, `2d
 from __future__ import annotations
 
 import datetime
-import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..core.clock import parse_duration
 from ..core.errors import PbemError
 
-_PART = re.compile(r"(\d{1,6})\s*([wdhms])")
-_UNIT = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
 DEFAULT_REMINDER_CAP = datetime.timedelta(hours=24)
-
-
-def parse_duration(text: str, what: str = "duration") -> datetime.timedelta:
-    compact = str(text).strip().lower().replace(" ", "")
-    if not compact or _PART.sub("", compact):
-        raise PbemError(f"{what} {text!r}: write it as whole numbers with units w, d, h, m, s (e.g. 72h, 2d12h)")
-    seconds = sum(int(n) * _UNIT[unit] for n, unit in _PART.findall(compact))
-    if seconds <= 0:
-        raise PbemError(f"{what} {text!r} must be longer than zero")
-    return datetime.timedelta(seconds=seconds)
 
 
 @dataclass(frozen=True)
