@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from . import __version__
 from .core import signing, yamlio
@@ -56,7 +56,7 @@ def _namespace_for(data: bytes, path: str) -> tuple[str, str]:
 
 def cmd_sign(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    data = path.read_bytes()
+    data = yamlio.read_file(path)
     if args.armor:
         data = signing.canonical_text(data)
     namespace, _ = _namespace_for(data, str(path))
@@ -80,7 +80,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     game = load_game(args.game)
     path = Path(args.file)
-    data = path.read_bytes()
+    data = yamlio.read_file(path)
     namespace, kind = _namespace_for(data, str(path))
     parties = {**game.side_keys, "the referee": game.referee_key}
     if kind in PLAYER_KINDS:
@@ -92,7 +92,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     allowed = {signer_name: parties[signer_name]}
     others = {name: key for name, key in parties.items() if name != signer_name}
     sig_path = Path(args.sig) if args.sig else path.with_name(path.name + ".sig")
-    signing.verify(data, sig_path.read_text(encoding="utf-8"), namespace, allowed, file=str(path), others=others)
+    signing.verify(data, signing.read_signature(sig_path), namespace, allowed, file=str(path), others=others)
     print(f"OK: {path} ({kind}) is signed by {signer_name} for {namespace}")
     return 0
 
@@ -196,6 +196,11 @@ def _from_referee(path: str, game_file: str | None, kind: str) -> None:
         print(f"note: the referee's signature on {path} was not checked (give --game game.yaml to check it)",
               file=sys.stderr)
         return
+    # Bounded reads first: the file and its signature must be something a referee could have signed
+    # before anything reads them whole (a device, a pipe, a non-UTF-8 .sig: each a clear error).
+    yamlio.read_file(path)
+    if Path(path + ".sig").is_file():
+        signing.read_signature(path + ".sig")
     check_from_referee(path, game_from_file(game_file), kind)
 
 
@@ -231,13 +236,33 @@ def cmd_check(args: argparse.Namespace) -> int:
                    f"OK: {args.orders} passes every check its view allows")
 
 
+def _decision_request(doc: yamlio.Document) -> dict[str, Any]:
+    """The request, if the document is one (its kind, then its whole schema); else a PbemError saying what it is."""
+    from .core import schemas
+    from .core.schemafiles import load_schema
+
+    data = doc.data
+    if not isinstance(data, dict):
+        shape = "a list" if isinstance(data, list) else "empty" if data is None else "a single value"
+        what = f"{shape}, not a mapping with `kind: decision-request`"
+    else:
+        kind = data.get("kind")
+        what = f"a {kind!r} file" if kind is not None else "a mapping with no `kind`"
+    if not isinstance(data, dict) or data.get("kind") != "decision-request":
+        raise PbemError(doc.problem(f"not a decision request: this is {what}",
+                                    ("kind",) if isinstance(data, dict) and "kind" in data else (),
+                                    legal="a decisions/NNNN/request-J.yaml file as the referee sent it"))
+    schemas.validate(doc, load_schema("decision-request"))
+    return data
+
+
 def cmd_decide(args: argparse.Namespace) -> int:
     from .core.players import parse_answer, reply_document
 
     _from_referee(args.request, args.game, "decision-request")
     path = Path(args.request)
-    data = path.read_bytes()
-    request = yamlio.load_bytes(data, str(path)).data
+    data = yamlio.read_file(path)
+    request = _decision_request(yamlio.load_bytes(data, str(path)))
     key = _load_key(args.key)
     if args.game:
         from .core.from_referee import game_from_file

@@ -14,6 +14,13 @@ from .errors import Problem
 from .ruleset import Ruleset
 from .schemafiles import load_schema, orders_schema
 
+MAX_ORDERS: int = 1000
+"""Most orders one file may hold. Real phases need a few dozen; the bound is checked before any item
+is, so a file of a million items costs one message, not a million."""
+
+MAX_RULE_PROBLEMS: int = schemas.MAX_PROBLEMS
+"""Most rule problems reported for one file; one more line says how many were left out."""
+
 
 @dataclass(frozen=True)
 class Expectation:
@@ -59,13 +66,34 @@ def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | N
     return found
 
 
+def size_problems(doc: yamlio.Document) -> list[Problem]:
+    """The orders list's length against `MAX_ORDERS`, before any item of it is looked at."""
+    orders = doc.data.get("orders") if isinstance(doc.data, dict) else None
+    if isinstance(orders, list) and len(orders) > MAX_ORDERS:
+        return [doc.problem(f"{len(orders)} orders in one file; at most {MAX_ORDERS} are taken (no item was "
+                            "checked)", ("orders",), legal=f"at most {MAX_ORDERS} orders")]
+    return []
+
+
+def _bounded(found: list[Problem], limit: int, file: str) -> list[Problem]:
+    """The first `limit` problems, and one line saying how many more there were."""
+    if len(found) <= limit:
+        return found
+    more = len(found) - limit
+    return found[:limit] + [Problem(f"... and {more} more problem{'s' if more != 1 else ''} not shown "
+                                    "(fix these and check again)", file=file)]
+
+
 def rule_problems(doc: yamlio.Document, ruleset: Ruleset, view_state: dict[str, Any], side: str,
                   phase: str, *, awaited: bool = True) -> list[Problem]:
     """Schema of the phase's orders, then every rule check the ruleset makes from the view.
 
     A side that gives no orders this phase may still send `orders: []` with a `standing:`
-    block; only the schema applies to that.
+    block; only the schema applies to that. Too many orders are refused before any is checked.
     """
+    too_many = size_problems(doc)
+    if too_many:
+        return too_many
     shape = schemas.problems(doc, orders_schema(ruleset, phase))
     if shape or not awaited:
         return shape
@@ -78,7 +106,7 @@ def rule_problems(doc: yamlio.Document, ruleset: Ruleset, view_state: dict[str, 
         located.append(Problem(problem.message, file=doc.file, line=mark.line if mark else None,
                                column=mark.column if mark else None, path=path, order=problem.order,
                                section=problem.section, legal=problem.legal))
-    return located
+    return _bounded(located, MAX_RULE_PROBLEMS, doc.file)
 
 
 def orders_problems(doc: yamlio.Document, ruleset: Ruleset, expect: Expectation, view_state: dict[str, Any],
@@ -87,7 +115,7 @@ def orders_problems(doc: yamlio.Document, ruleset: Ruleset, expect: Expectation,
     shape = schemas.problems(doc, load_schema("orders"))
     if shape:
         return shape
-    envelope = envelope_problems(doc, expect, signer)
+    envelope = envelope_problems(doc, expect, signer) + size_problems(doc)
     if envelope:
         return envelope
     return rule_problems(doc, ruleset, view_state, expect.side, expect.phase,

@@ -32,9 +32,16 @@ from jsonschema.exceptions import best_match
 from pbem.core.errors import DocPath, Problem, SchemaError, format_path
 from pbem.core.yamlio import Document
 
-__all__ = ["validate", "problems", "check_schema"]
+__all__ = ["MAX_PROBLEMS", "validate", "problems", "check_schema"]
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+MAX_PROBLEMS: int = 50
+"""Stop checking a document after this many schema problems; a final problem says the rest went unchecked.
+
+A hostile file of a million bad items must not cost a million messages (nor the time and memory to
+make them): the first ones already tell the writer what to fix.
+"""
 
 # A jsonschema ValidationError. Typed loosely: the stubs declare every attribute
 # `Any | Unset`, while errors from `iter_errors` always have them set.
@@ -386,7 +393,8 @@ def _discriminator(error: _Error) -> tuple[DocPath, list[Any], Any] | None:
     return where, allowed, instance
 
 
-def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any]) -> list[Problem]:
+def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any],
+             limit: int = MAX_PROBLEMS) -> list[Problem]:
     path: DocPath = tuple(error.absolute_path)
     keyword = error.validator
     originals = compiled.originals
@@ -398,7 +406,7 @@ def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any]) 
             suffix = f"; allowed keys: {', '.join(allowed)}" if allowed else "; no keys are allowed here"
             return [
                 doc.problem(f"unknown key {_show(k)}{suffix}", path + (k,), at_key=True)
-                for k in unknown
+                for k in unknown[: limit + 1]  # one more than the caller takes: it then says it stopped
             ]
 
     if keyword in ("oneOf", "anyOf") and error.context:
@@ -441,20 +449,36 @@ def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any]) 
     return [doc.problem(_message_for(error, originals), path, at_key=at_key)]
 
 
-def problems(doc: Document, schema: Mapping[str, Any]) -> list[Problem]:
-    """Every way `doc` fails `schema` (draft 2020-12), sorted by position; [] if it is valid."""
+def problems(doc: Document, schema: Mapping[str, Any], *, limit: int = MAX_PROBLEMS) -> list[Problem]:
+    """Every way `doc` fails `schema` (draft 2020-12), sorted by position; [] if it is valid.
+
+    At most `limit` problems are collected: checking stops there, and one more problem, last,
+    says that the rest of the document was not checked.
+    """
     compiled = _compiled(schema)
     found: list[Problem] = []
     seen: set[tuple[Any, ...]] = set()
     done: set[Any] = set()
+    stopped = False
     for error in compiled.validator.iter_errors(doc.data):
         for leaf in _leaves(error):
-            for problem in _explain(doc, compiled, leaf, done):
+            for problem in _explain(doc, compiled, leaf, done, limit):
                 key = (problem.line, problem.column, problem.path, problem.message)
-                if key not in seen:
-                    seen.add(key)
-                    found.append(problem)
+                if key in seen:
+                    continue
+                if len(found) >= limit:
+                    stopped = True
+                    break
+                seen.add(key)
+                found.append(problem)
+            if stopped:
+                break
+        if stopped:
+            break
     found.sort(key=lambda p: (p.line or 0, p.column or 0))
+    if stopped:
+        found.append(Problem(f"... and more: checking stopped after {limit} problems, further problems were "
+                             "not checked (fix these and check again)", file=doc.file))
     return found
 
 

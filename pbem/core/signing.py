@@ -25,6 +25,7 @@ import getpass
 import hashlib
 import os
 import re
+import stat
 import struct
 import sys
 from dataclasses import dataclass
@@ -53,6 +54,8 @@ __all__ = [
     "load_signing_key",
     "namespace",
     "parse_public_key",
+    "read_armored",
+    "read_signature",
     "sign",
     "verify",
     "verify_armored",
@@ -641,6 +644,34 @@ def sign(data: bytes, key: SigningKey, namespace: str) -> str:
     return _SIG_BEGIN + "\n" + _wrap_base64(blob) + _SIG_END + "\n"
 
 
+MAX_SIGNATURE_BYTES = 64 * 1024
+"""An SSHSIG file is under a kilobyte; anything past this bound is not one."""
+
+
+def read_signature(path: Path | str, *, max_bytes: int = MAX_SIGNATURE_BYTES) -> str:
+    """The text of a detached signature file (`FILE.sig`); SignatureError naming the file if it cannot be one.
+
+    Refused before reading: a file that is not a regular file (a device, a pipe) or is larger than
+    `max_bytes`; after reading: bytes that are not UTF-8. A missing or unreadable file raises the
+    OSError unchanged, so each caller can say what should have stood there.
+    """
+    name = str(path)
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise SignatureError(Problem("not an SSH signature: not a regular file", file=name))
+    if info.st_size > max_bytes:
+        raise SignatureError(Problem(f"not an SSH signature: {info.st_size} bytes; a signature file has at most "
+                                     f"{max_bytes}", file=name))
+    with open(path, "rb") as handle:
+        data = handle.read(max_bytes + 1)  # the file may have grown since the stat
+    if len(data) > max_bytes:
+        raise SignatureError(Problem(f"not an SSH signature: over {max_bytes} bytes", file=name))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SignatureError(Problem(f"not an SSH signature: not UTF-8 text (byte {exc.start})", file=name)) from None
+
+
 def _malformed(what: str, file: str | None) -> SignatureError:
     return SignatureError(f"malformed signature: {what}", file=file)
 
@@ -851,6 +882,22 @@ class ArmoredBlock:
     signature: str  # the SSH signature block, normalised to LF lines
     line: int  # 1-based line of the carrier where BEGIN stood
 
+    @property
+    def problem(self) -> str | None:
+        """Why this block could not be read, if it is the stand-in `read_armored` lists for a broken one."""
+        if self.signature.startswith(_UNREADABLE):
+            return self.signature[len(_UNREADABLE) :]
+        return None
+
+
+# The signature of the stand-in for a block that could not be read: the reason follows this line. No
+# signature block read from a carrier starts with it, and no SSHSIG parser accepts it, so such a
+# stand-in can only ever fail, with its reason (`verify_armored`).
+_UNREADABLE = "-----UNREADABLE PBEM SIGNED FILE-----\n"
+
+MAX_ARMORED_BLOCKS = 64
+"""Most armored blocks `read_armored` reads from one carrier (a mail body, a forum post)."""
+
 
 def _split_ending(line: bytes) -> tuple[bytes, bytes]:
     body = line.rstrip(b"\r\n")
@@ -872,6 +919,7 @@ class _Block:
     def __init__(self, lines: list[bytes], begin: int, prefix: bytes, file: str | None) -> None:
         self.lines, self.begin, self.prefix, self.file = lines, begin, prefix, file
         self.index = begin + 1
+        self.name: str | None = None  # the Name: header, once read
 
     def fail(self, message: str, line: int | None = None) -> SignatureError:
         return SignatureError(Problem(message, file=self.file, line=line if line is not None else self.begin + 1))
@@ -909,6 +957,9 @@ class _Block:
             if not name.isprintable():
                 # The name is echoed in receipts and error mails: no terminal control sequences.
                 raise self.fail(f"line {self.index}: the Name: header holds control characters", self.index)
+            if len(name) > 200:
+                raise self.fail(f"line {self.index}: the Name: header is over 200 characters long", self.index)
+            self.name = name
 
     def text(self) -> bytes:
         """The text lines, up to (not including) the BEGIN SSH SIGNATURE line."""
@@ -946,26 +997,83 @@ class _Block:
                 raise self.fail(f"line {self.index}: expected -----END PBEM SIGNED FILE-----", self.index)
 
 
-def find_armored(carrier: bytes, *, file: str | None = None) -> list[ArmoredBlock]:
-    """Every armored PBEM file in `carrier`, in order; junk around the blocks is ignored.
+@dataclass(frozen=True)
+class _Broken:
+    """A block that could not be read: where it began, its Name: header if that was read, and why."""
 
-    Copes with CRLF line ends and with blocks quoted in a reply ("> ", ">", "> > ", ...),
-    as long as every line of a block carries the same prefix as its BEGIN line.
+    line: int
+    name: str | None
+    error: SignatureError
+
+
+def _scan(carrier: bytes, file: str | None, max_blocks: int | None) -> list[ArmoredBlock | _Broken]:
+    """Each block in `carrier`, in order: read, or why it could not be.
+
+    After a block that cannot be read, the scan goes on from the line after its BEGIN: a good block
+    quoted inside the broken one's text is still found. The lines walked are bounded (with nested
+    quoting each broken block could walk the rest of the carrier), as is the number of blocks.
     """
     lines = carrier.splitlines(keepends=True)
-    blocks: list[ArmoredBlock] = []
+    found: list[ArmoredBlock | _Broken] = []
+    budget = 4 * len(lines) + 1000
     index = 0
     while index < len(lines):
         prefix = _begin_prefix(lines[index])
         if prefix is None:
             index += 1
             continue
+        if (max_blocks is not None and len(found) >= max_blocks) or budget <= 0:
+            why = f"more than {max_blocks} armored blocks" if budget > 0 else "too many broken armored blocks"
+            message = f"the text holds {why}: this one and the rest were not read; send fewer in one text"
+            found.append(_Broken(index + 1, None, SignatureError(Problem(message, file=file, line=index + 1))))
+            break
         reader = _Block(lines, index, prefix, file)
-        name = reader.header()
-        text = reader.text()
-        signature = reader.signature()
-        blocks.append(ArmoredBlock(name=name, text=text, signature=signature, line=index + 1))
+        try:
+            name = reader.header()
+            text = reader.text()
+            signature = reader.signature()
+        except SignatureError as error:
+            found.append(_Broken(index + 1, reader.name, error))
+            budget -= reader.index - index
+            index += 1
+            continue
+        budget -= reader.index - index
+        found.append(ArmoredBlock(name=name, text=text, signature=signature, line=index + 1))
         index = reader.index
+    return found
+
+
+def find_armored(carrier: bytes, *, file: str | None = None) -> list[ArmoredBlock]:
+    """Every armored PBEM file in `carrier`, in order; junk around the blocks is ignored.
+
+    Copes with CRLF line ends and with blocks quoted in a reply ("> ", ">", "> > ", ...),
+    as long as every line of a block carries the same prefix as its BEGIN line. Strict: the
+    first block that cannot be read is a SignatureError (`read_armored` judges each on its own).
+    """
+    blocks: list[ArmoredBlock] = []
+    for item in _scan(carrier, file, None):
+        if isinstance(item, _Broken):
+            raise item.error
+        blocks.append(item)
+    return blocks
+
+
+def read_armored(carrier: bytes, *, file: str | None = None,
+                 max_blocks: int = MAX_ARMORED_BLOCKS) -> list[ArmoredBlock]:
+    """Every armored block in `carrier`, in order, each judged on its own.
+
+    A block that cannot be read (no END line, a truncated or broken signature block, a bad
+    header) does not sink the others: it is listed as a stand-in, at its BEGIN line, whose
+    `problem` says why and which fails `verify_armored` with that reason (it never verifies).
+    At most `max_blocks` blocks are read; a last stand-in says so if there were more.
+    """
+    blocks: list[ArmoredBlock] = []
+    for item in _scan(carrier, file, max_blocks):
+        if isinstance(item, ArmoredBlock):
+            blocks.append(item)
+            continue
+        reason = "; ".join(p.message for p in item.error.problems)
+        blocks.append(ArmoredBlock(name=item.name, text=b"", signature=_UNREADABLE + reason, line=item.line))
     return blocks
 
 
@@ -987,7 +1095,13 @@ def verify_armored(
     file: str | None = None,
     others: Mapping[str, str] = _NO_PARTIES,
 ) -> tuple[bytes, str]:
-    """(the bytes that verified, signer): the exact text first, then its canonical text (PROTOCOL.md §2)."""
+    """(the bytes that verified, signer): the exact text first, then its canonical text (PROTOCOL.md §2).
+
+    The stand-in `read_armored` lists for a block it could not read fails here, with its reason.
+    """
+    reason = block.problem
+    if reason is not None:
+        raise _at_block(SignatureError(f"this armored block cannot be read: {reason}"), block, file)
     try:
         return block.text, verify(block.text, block.signature, namespace, allowed, others=others)
     except SignatureMismatch:

@@ -36,10 +36,12 @@ alias itself.
 from __future__ import annotations
 
 import copy
+import errno
 import io
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
@@ -57,6 +59,7 @@ __all__ = [
     "Document",
     "load_bytes",
     "load_file",
+    "read_file",
     "dump",
 ]
 
@@ -577,19 +580,37 @@ def load_bytes(data: bytes, file: str, *, max_bytes: int = MAX_FILE_BYTES) -> Do
     return Document(builder.root, file, builder.marks, builder.key_marks)
 
 
+def read_file(path: Path | str, *, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a file of at most `max_bytes`; YamlError if it is larger.
+
+    A regular file's size is checked before anything is read. Nothing is ever read past one byte
+    over the bound, so a device that never ends (/dev/zero) is refused like a large file; a named
+    pipe nobody writes to reads as empty instead of waiting forever. OSError (missing file,
+    permissions, a directory) propagates unchanged.
+    """
+    name = str(path)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    info = os.fstat(fd)
+    if stat.S_ISDIR(info.st_mode):
+        os.close(fd)
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
+    with os.fdopen(fd, "rb") as handle:
+        if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
+            raise YamlError(Problem(f"file too large: {info.st_size} bytes; the limit is {max_bytes} bytes", file=name))
+        os.set_blocking(fd, True)
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise YamlError(Problem(f"file too large: more than {max_bytes} bytes; the limit is {max_bytes} bytes",
+                                file=name))
+    return data
+
+
 def load_file(path: Path | str, *, max_bytes: int = MAX_FILE_BYTES) -> Document:
-    """Load one strict YAML file; the size is checked before anything is read.
+    """Load one strict YAML file, read by `read_file` (size checked before anything is read).
 
     OSError (missing file, permissions, a directory) propagates unchanged.
     """
-    name = str(path)
-    size = os.stat(path).st_size
-    if size > max_bytes:
-        raise YamlError(Problem(f"file too large: {size} bytes; the limit is {max_bytes} bytes", file=name))
-    with open(path, "rb") as handle:
-        # Read at most one byte past the bound: the file may have grown, or be a device or pipe.
-        data = handle.read(max_bytes + 1)
-    return load_bytes(data, name, max_bytes=max_bytes)
+    return load_bytes(read_file(path, max_bytes=max_bytes), str(path), max_bytes=max_bytes)
 
 
 # --------------------------------------------------------------------------------------

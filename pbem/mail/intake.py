@@ -29,6 +29,8 @@ from ..core.status import status
 from .message import ParsedMail, TextBody
 
 WORK_DIR = "mail-work"
+MAX_ANSWER_BYTES = 64 * 1024  # the text of one answer; what is beyond is cut, and the answer says so
+MAX_ERROR_BYTES = 16 * 1024  # the errors of one rejected file, so that one file cannot fill the answer alone
 ARMOR_BEGIN = b"-----BEGIN PBEM SIGNED FILE-----"
 _GAME_LINE = re.compile(rb"(?m)^game:[ \t]*[\"']?([a-z0-9][a-z0-9-]{2,63})[\"']?[ \t]*$")
 _STATUS = re.compile(r"^\s*(?:re:\s*)?status(?:\s+([a-z0-9][a-z0-9-]{2,63}))?\s*$", re.IGNORECASE)
@@ -61,9 +63,27 @@ class Answer:
     side: str | None  # the side whose registered address this is (None: an unauthenticated sender)
     lines: list[str] = field(default_factory=list)
     accepted: int = 0  # files newly stored for this recipient's side
+    size: int = 0  # bytes of the lines that count against MAX_ANSWER_BYTES
+    cut: bool = False  # something was left out to keep the answer within MAX_ANSWER_BYTES
 
-    def add(self, text: str) -> None:
-        self.lines.append(text)
+    def add(self, text: str, *, always: bool = False) -> None:
+        """Add one paragraph; past MAX_ANSWER_BYTES the rest is cut (but not an `always` one: a receipt)."""
+        if always:
+            self.lines.append(text)
+            return
+        if self.cut:
+            return
+        size = len(text.encode("utf-8")) + 2
+        if self.size + size <= MAX_ANSWER_BYTES:
+            self.lines.append(text)
+            self.size += size
+            return
+        kept = _cut(text, MAX_ANSWER_BYTES - self.size)
+        if kept:
+            self.lines.append(kept)
+        self.lines.append(f"[this answer was cut at {MAX_ANSWER_BYTES // 1024} KiB: the rest of what was wrong is "
+                          "not shown; fix what is above and send the file again]")
+        self.cut = True
 
 
 @dataclass
@@ -154,14 +174,17 @@ class MailIntake:
         return carried
 
     def _armored(self, body: TextBody, folder: Callable[[], Path], notes: list[str]) -> list[Carried]:
-        try:
-            blocks = signing.find_armored(body.data, file=body.label)
-        except PbemError as error:
-            notes.append(f"{body.label}: {error}")
-            return []
+        """Each block of the text on its own: a good one is carried, a broken one is told to the sender."""
+        blocks = signing.read_armored(body.data, file=body.label, max_blocks=self.max_files + 1)
         found = []
         pieces = _split_blocks(body.data, [block.line for block in blocks])
         for index, (block, piece) in enumerate(zip(blocks, pieces), start=1):
+            if block.problem is not None:
+                # Nobody's signature could be read from it: only the sender can be told.
+                label = _label_armored(body, index, len(blocks)) + (f" ({block.name})" if block.name else "")
+                notes.append(f"{label}: cannot be read, nothing was stored:\n"
+                             + _indent(f"{body.label}:{block.line}: {block.problem}"))
+                continue
             place = folder()
             name = f"block-{index}.txt"
             path = place / name
@@ -254,7 +277,7 @@ class MailIntake:
             games = [self.by_id[command]] if command in self.by_id else self.served
             reply = answer(mail.sender, None, None)
             for served in games:
-                reply.add(status(served.root))
+                reply.add(status(served.root, public=True))  # whoever asks: only what every view says
             handled = True
         if not handled:
             reason = self._nothing_found(mail)
@@ -300,10 +323,13 @@ class MailIntake:
         prefix = str(item.path.parent) + "/"
         for receipt in result.receipts:
             target = answer(served.addresses.get(receipt.side, mail.sender), served, receipt.side)
-            target.add(f"{item.label}: {receipt}")
+            target.add(f"{item.label}: {receipt}", always=True)
             target.accepted += 1
         for error in result.errors:
             text = str(error).replace(prefix, "").replace(str(work) + "/", "")
+            if len(text.encode("utf-8")) > MAX_ERROR_BYTES:
+                text = _cut(text, MAX_ERROR_BYTES) + (f"\n[the errors of this file were cut at "
+                                                      f"{MAX_ERROR_BYTES // 1024} KiB]")
             if signer is not None:
                 target = answer(served.addresses.get(signer, mail.sender), served, signer)
             else:
@@ -333,6 +359,16 @@ class MailIntake:
         return ("no signed pbem file was found in this mail: attach ORDERS.yaml with ORDERS.yaml.sig "
                 "(ssh-keygen -Y sign), or paste the armored block (pbem sign --armor); write 'status' as the "
                 "subject to get the game's status")
+
+
+def _cut(text: str, limit: int) -> str:
+    """The whole lines of `text` that fit in `limit` bytes of UTF-8 (a single too-long line is cut inside)."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    head = data[: max(limit, 0)].decode("utf-8", errors="ignore")
+    end = head.rfind("\n")
+    return head[:end] if end > 0 else head
 
 
 def _indent(text: str) -> str:
