@@ -18,15 +18,42 @@ from .core.views import turn_view
 Mutation = Callable[[State, list[Event]], None]
 
 
+LEAK_GAME = "leak-test"
+LEAK_SEED = chance.sha256(b"leak-test seed")
+LEAK_HIDDEN_SEED = chance.sha256(b"leak-test hidden seed")
+LEAK_PHASE_SEED = chance.sha256(b"leak-test phase seed")
+
+
+def keyed_rolls(rolls: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Roll records as a version 2 turn holds them: each restricted one drawn with its own key.
+
+    The value of a restricted roll is recomputed from its key, so a view that leaked the key (or
+    anything it follows from) would let a test recompute it, and `assert_no_leak` looks for that.
+    """
+    out = []
+    for record in rolls:
+        record = dict(record)
+        if "seen_by" in record:
+            key = chance.hidden_key(LEAK_GAME, 1, LEAK_HIDDEN_SEED, record["i"])
+            record["key"] = key.hex()
+            record["value"] = chance.hidden_uniform(LEAK_PHASE_SEED, key, record["n"], record["i"])
+        out.append(record)
+    return out
+
+
 def view_bytes(ruleset: Ruleset, state: State, side: str, sides: Sequence[str], events: Iterable[Event] = (),
                rolls: Iterable[dict[str, Any]] = ()) -> bytes:
-    """The bytes of `side`'s view of a turn holding this state, these events and these rolls."""
+    """The bytes of `side`'s view of a version 2 turn holding this state, these events and these rolls.
+
+    The seeds are real 32-byte values, not blanks, so nothing derived from them can hide.
+    """
     turn = {
-        "pbem": 1, "kind": "turn", "game": "leak-test", "seq": 1, "previous": "sha256:" + "0" * 64,
+        "pbem": 2, "kind": "turn", "game": LEAK_GAME, "seq": 1, "previous": "sha256:" + "0" * 64,
         "phases": [ruleset.phase(state)],
         "orders": [{"side": s, "status": "not-awaited"} for s in sides],
         "decisions": [],
-        "dice": {"seed": "0" * 64, "phase_seed": "0" * 64, "rolls": list(rolls)},
+        "dice": {"seed": LEAK_SEED.hex(), "hidden_seed": LEAK_HIDDEN_SEED.hex(), "phase_seed": LEAK_PHASE_SEED.hex(),
+                 "rolls": keyed_rolls(rolls)},
         "events": list(events),
         "state": state,
         "state_sha256": chance.state_hash(state),
@@ -52,6 +79,53 @@ def assert_no_leak(ruleset: Ruleset, state: State, side: str, sides: Sequence[st
     after = view_bytes(ruleset, changed_state, side, sides, changed_events, rolls)
     if before != after:
         raise AssertionError(f"{side}'s view changed when hidden facts changed:\n{_diff(before, after)}")
+    assert_rolls_unknowable(before, side, keyed_rolls(rolls), sides)
+
+
+def assert_rolls_unknowable(view: bytes, side: str, rolls: Sequence[dict[str, Any]], sides: Sequence[str]) -> None:
+    """No roll hidden from `side` may follow from its view's bytes: neither its key nor t_k may
+    stand in the view, and the public stream must not give its value."""
+    hidden = [roll for roll in rolls if "seen_by" in roll and side not in roll["seen_by"]]
+    text = view.decode("utf-8")
+    secrets = {roll["key"]: f"the key of roll {roll['i']}" for roll in hidden}
+    secrets[LEAK_HIDDEN_SEED.hex()] = "t_k"
+    shown = [what for value, what in secrets.items() if hidden and value in text]
+    if shown:
+        raise AssertionError(f"{side}'s view holds {', '.join(shown)}: rolls hidden from it follow")
+    found = computable_rolls(text, LEAK_GAME, 1, LEAK_PHASE_SEED, hidden)
+    if found:
+        raise AssertionError(f"{side} can compute rolls hidden from it: {found}")
+
+
+ENOUGH_CHANCE = 2**16  # below this many outcomes a match can be luck; such sets prove nothing either way
+
+
+def computable_rolls(text: str, game: str, k: int, phase_seed: bytes,
+                     hidden: Sequence[dict[str, Any]]) -> list[str]:
+    """The curious opponent's attacks on the rolls `hidden` (adjudication k) from what it holds (`text`).
+
+    It tries the public stream at each roll's index (version 1's hole), and every 64-hex-digit
+    value in `text` as the hidden chain link t_k. An attack counts when it gives every value right
+    and the values had at least ENOUGH_CHANCE outcomes together.
+    """
+    import math
+    import re
+
+    if math.prod(roll["n"] for roll in hidden) < ENOUGH_CHANCE:
+        return []
+
+    def all_match(value_of: Callable[[dict[str, Any]], int]) -> bool:
+        return all(value_of(roll) == roll["value"] for roll in hidden)
+
+    found = []
+    if all_match(lambda roll: chance.uniform(phase_seed, roll["n"], roll["i"])):
+        found.append("the public stream (phase seed and index) gives them")
+    for candidate in sorted(set(re.findall(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", text))):
+        raw = bytes.fromhex(candidate)
+        if all_match(lambda roll: chance.hidden_uniform(phase_seed, chance.hidden_key(game, k, raw, roll["i"]),
+                                                        roll["n"], roll["i"])):
+            found.append(f"{candidate} taken as t_k gives them")
+    return found
 
 
 def assert_visible(ruleset: Ruleset, state: State, side: str, sides: Sequence[str], mutate: Mutation,
