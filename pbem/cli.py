@@ -151,7 +151,8 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_submit(args: argparse.Namespace) -> int:
     from .core.intake import submit
 
-    result = submit(args.game_dir, args.file, args.sig)
+    result = submit(args.game_dir, args.file, args.sig,
+                    referee_key=_load_key(args.key) if args.key else None)
     for receipt in result.receipts:
         print(receipt)
     for error in result.errors:
@@ -172,9 +173,12 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from .core.audit import audit
+    from .core.audit import audit_report
 
-    return _report(audit(args.game_dir), f"OK: {args.game_dir}")
+    report = audit_report(args.game_dir)
+    if report.found:
+        print(f"audit of {args.game_dir}: walked to the end ({report.summary}), with the problems below", file=sys.stderr)
+    return _report(report.found, f"OK: {args.game_dir}: {report.summary}")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -408,6 +412,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game_dir")
     p.add_argument("file")
     p.add_argument("sig", nargs="?")
+    p.add_argument("--key", help="the referee's private key, which signs the receipts (default: the one given to "
+                                 "pbem new)")
 
     p = command("adjudicate", cmd_adjudicate, "resolve the next adjudication and write the turn and views")
     p.add_argument("game_dir")
