@@ -1,4 +1,13 @@
-"""`pbem status`: what the game awaits and what is already in. Public facts only."""
+"""`pbem status`: what the game awaits and what is already in.
+
+Two reports. The referee's (`public=False`) says which files are in, how many times each side
+sent orders and which side a decision request is waiting for. The public one (`public=True`,
+also what the mail judge answers to `status`, whoever asks) says only what every side's latest
+view already says: the game and its ruleset (game.yaml), how many adjudications are done, the
+`next` block (the phase awaited and which sides owe orders for it) or the result. It never
+reads the orders, decision or lapse files, so nothing a side sent (or did not send yet), nor
+a decision under way, can change a byte of it.
+"""
 
 from __future__ import annotations
 
@@ -7,49 +16,68 @@ from pathlib import Path
 from .adjudicator import decision_files
 from .archive import Archive
 from .game import load_game
-from .position import current_position
+from .position import Position, current_position
+
+PUBLIC_NOTE = ("(whether a side has sent its orders, and any decision under way, is not public: "
+               "each side has its own receipts)")
 
 
 def status(game_dir: Path | str, *, public: bool = False) -> str:
-    """The referee's status report; `public` leaves out who is deciding and how often anyone resubmitted."""
+    """The referee's status report, or with `public` only what every side's latest view states."""
     game = load_game(game_dir)
-    archive = Archive(game_dir)
     position = current_position(game)
     lines = [f"game {game.id} ({game.doc['ruleset']['id']} {game.doc['ruleset']['version']}), "
              f"sides: {', '.join(game.sides)}", f"adjudications done: {position.seq}"]
     if position.over():
         lines.append(f"game over: {position.next()['result']}")
         return "\n".join(lines)
+    lines.append(f"next: seq {position.next_seq}, phase {position.ruleset.phase(position.state)!r}")
+    if public:
+        return "\n".join(lines + _public_sides(position))
+    return "\n".join(lines + _referee_sides(position, Archive(game_dir)))
+
+
+def _public_sides(position: Position) -> list[str]:
+    """Who owes orders for the phase awaited (the views' `next.awaiting`), not who has sent them."""
+    awaiting = position.awaiting()
+    lines = [f"  {side}: " + ("owes orders this phase" if side in awaiting else "no orders this phase")
+             for side in position.game.sides]
+    if awaiting:
+        lines.append(PUBLIC_NOTE)
+    return lines
+
+
+def _referee_sides(position: Position, archive: Archive) -> list[str]:
+    game = position.game
     seq = position.next_seq
     awaiting = position.awaiting()
-    lines.append(f"next: seq {seq}, phase {position.ruleset.phase(position.state)!r}")
+    lines = []
     submitted: dict[str, list[str]] = {}
     for side, _, rel in archive.orders_files(seq):
         submitted.setdefault(side, []).append(rel)
     for side in game.sides:
         if side in submitted:
             files = submitted[side]
-            note = "orders in" if public else f"in: {files[-1]}" + (f" (newest of {len(files)})" if len(files) > 1 else "")
+            note = f"in: {files[-1]}" + (f" (newest of {len(files)})" if len(files) > 1 else "")
         elif side in awaiting:
             note = "owes orders"
         else:
             note = "no orders this phase"
         lines.append(f"  {side}: {note}")
     decisions = decision_files(archive, game, seq)
-    if not public:
-        for index, record in sorted(decisions.items()):
-            if record.reply_rel is None:
-                state = "awaiting the reply"
-            elif "/lapse-" in record.reply_rel:
-                state = f"lapsed (deadline passed; the rules' default {record.answer!r} applies): {record.reply_rel}"
-            else:
-                state = f"answered in {record.reply_rel}"
-            lines.append(f"  decision {index} for {record.side}: {record.request_rel}, {state}")
+    for index, record in sorted(decisions.items()):
+        if record.reply_rel is None:
+            state = "awaiting the reply"
+        elif "/lapse-" in record.reply_rel:
+            state = f"lapsed (deadline passed; the rules' default {record.answer!r} applies): {record.reply_rel}"
+        else:
+            state = f"answered in {record.reply_rel}"
+        lines.append(f"  decision {index} for {record.side}: {record.request_rel}, {state}")
     unanswered = sorted({record.side for record in decisions.values() if record.reply_rel is None})
     if unanswered:
-        lines.append("not ready: waiting for a decision reply" + ("" if public else f" from {', '.join(unanswered)}"))
+        lines.append(f"not ready: waiting for a decision reply from {', '.join(unanswered)}")
     elif decisions or all(side in submitted for side in awaiting):
         lines.append("ready to adjudicate")
     else:
         lines.append("not ready: orders outstanding")
-    return "\n".join(lines)
+    return lines

@@ -72,8 +72,10 @@ STANDING_SCHEMA: dict[str, Any] = {
                   "description": "7.6, US only: take a US Rally when rolled (default accept)"},
         "advance": {"enum": ["none", "all", "ask"],
                     "description": "10.12: advance after combat when a fire order has no `advance` (default none)"},
-        "placement": {"enum": ["orders", "auto"],
-                      "description": "8.3, German only: place drawn units by orders in the next exchange "
-                                     "(default) or by the default rule without an exchange"},
+        "placement": {"enum": ["orders"],
+                      "description": "8.3, 7.5, 7.7, German only: drawn units are placed by orders in the "
+                                     "german-placement phase (units left out go to the default hex). The "
+                                     "former `auto` is gone: skipping that phase would show the US a private "
+                                     "standing answer (6.5)"},
     },
 }

@@ -3,9 +3,9 @@
 Drawing is automatic: the number is rolled openly, the units are drawn blind one at a time
 (only the German sees which: the draw rolls are his alone). Placement is the German's
 deliberate choice (8.3), given as `{place: G31, hex: "3931"}` orders in the `german-placement`
-phase that follows the draw, or left to the default (`standing: {placement: auto}` skips the
-exchange). Units the orders leave unplaced go, in draw order, to the legal entry hex holding
-the fewest German fire factors (the first such hex in the map's listed order on a tie).
+phase that follows the draw; that phase always awaits the German (no standing answer skips it:
+see sequence.py). Units the orders leave unplaced go, in draw order, to the legal entry hex
+holding the fewest German fire factors (the first such hex in the map's listed order on a tie).
 
 Entry hexes: any Marne riverbank hex for regular reinforcements (8.3, 8.6); for a breakthrough,
 the west edge 4231-4222 (7.5) or the east edge 2242-1031 (7.7), only hexes empty of enemy units.

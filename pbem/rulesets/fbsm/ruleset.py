@@ -18,7 +18,7 @@ from .state import NO_EFFECTS, NO_ONCE, normalize
 
 class Fbsm(Ruleset):
     id = "fbsm"
-    version = "2"
+    version = "3"  # 3: german-placement always awaits the German (no `placement: auto`)
     title = "First Blood: Second Marne, 15 July 1918"
 
     # --- set-up ---------------------------------------------------------------------------------

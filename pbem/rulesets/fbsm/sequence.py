@@ -5,8 +5,11 @@ German First Bombardment Phase: its Random Events and Reinforcement phases are s
 Each turn: the twelve phases of 5.3, with `german-placement` slipped in after a phase that drew
 units (7.5, 7.7, 8.3) so the German can place them once he knows what he drew.
 
-Automatic phases (nobody gives orders): german-setup, random-events, german-reinforcement, and
-german-placement when the German's standing answer is `placement: auto`.
+Automatic phases (nobody gives orders): german-setup, random-events, german-reinforcement.
+`german-placement` always awaits the German (8.3, 7.5, 7.7: he places what he drew, by choice),
+whatever anyone's standing answers: a standing answer is private (6.5), so the phases a side
+sees, and who they await, may depend only on what that side may know. Whether units were drawn
+(hence whether there is a placement phase) is public: the US sees the number drawn.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.chance import Dice
-from pbem.core.ruleset import standing_answer
 
 from .tables import config
 from .state import NO_EFFECTS, State
@@ -59,9 +61,7 @@ def awaiting(state: State) -> list[str]:
     phase = state["phase"]
     if phase in AUTOMATIC:
         return []
-    if phase == "german-placement" and standing_answer(state, "german", "placement", "orders") == "auto":
-        return []
-    return [owner(phase)]
+    return [owner(phase)]  # never a standing answer: the other side sees `next` (see the module's docstring)
 
 
 def following(state: State, placed_kind: str | None = None) -> str:
