@@ -18,8 +18,8 @@ other than what the player sees:
   `MAX_ALIAS_NODES` in total; an alias value is a fresh copy (no shared objects); an anchor
   name defined twice is refused (as PyYAML's own composer does), so is an alias inside the
   node it names;
-- at most `MAX_DEPTH` nested lists/mappings; files larger than `max_bytes` are refused
-  before parsing (`load_file` checks the size before reading anything).
+- at most `MAX_DEPTH` nested lists/mappings and `MAX_NODES` values in all; files larger than
+  `max_bytes` are refused before parsing (`load_file` checks the size before reading anything).
 
 The document is built from the parser's event stream iteratively (no recursion), so hostile
 nesting cannot exhaust the stack. Problems are collected (up to `MAX_PROBLEMS`) and raised
@@ -54,6 +54,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_ALIAS_NODES",
     "MAX_DEPTH",
+    "MAX_NODES",
     "MAX_PROBLEMS",
     "Mark",
     "Document",
@@ -72,6 +73,11 @@ MAX_ALIAS_NODES: int = 1000
 MAX_DEPTH: int = 64
 """Most lists/mappings nested inside one another."""
 
+MAX_NODES: int = 400_000
+"""Most values (scalars, lists, mappings, aliases) in one document. The largest real pbem files hold a
+few thousand; the bound keeps a hostile file of a million one-character items from costing
+seconds and hundreds of megabytes before any check can refuse it."""
+
 MAX_PROBLEMS: int = 100
 """Stop collecting problems after this many (a final problem says so)."""
 
@@ -85,7 +91,7 @@ _DumperBase: Any = yaml.SafeDumper
 _NO_WRAP = 2**31 - 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mark:
     """A position in a file: 1-based line and column (in characters)."""
 
@@ -294,6 +300,7 @@ class _Builder:
         self.anchors: dict[str, tuple[Any, int, int, Mark]] = {}
         self.open_anchors: set[str] = set()
         self.alias_nodes = 0
+        self.nodes = 0
         self.root: Any = None
         self.documents = 0
         self.start_marks: list[Mark] = []
@@ -394,6 +401,12 @@ class _Builder:
         for event in events:
             mark = Mark(event.start_mark.line + 1, event.start_mark.column + 1)
             kind = type(event)
+            if kind is yaml.ScalarEvent or kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent \
+                    or kind is yaml.AliasEvent:
+                self.nodes += 1
+                if self.nodes > MAX_NODES:
+                    raise self.stop(f"too many values: a file holds at most {MAX_NODES:,} (scalars, lists and "
+                                    "mappings); this is not a file pbem writes or needs", mark)
             if kind is yaml.ScalarEvent:
                 self.scalar(event, mark)
             elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
