@@ -6,13 +6,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from . import __version__
 from .core import signing, yamlio
 from .core.errors import PbemError, Problem
 
+if TYPE_CHECKING:
+    from .core.ledger import Ledger
+
 Handler = Callable[[argparse.Namespace], int]
+LEDGER_HELP = "the player's ledger base folder (default: $PBEM_LEDGER, else ~/.pbem/ledger); docs/ledger.md"
 PLAYER_KINDS = ("orders", "decision-reply")
 
 
@@ -59,7 +63,9 @@ def cmd_sign(args: argparse.Namespace) -> int:
     data = yamlio.read_file(path)
     if args.armor:
         data = signing.canonical_text(data)
-    namespace, _ = _namespace_for(data, str(path))
+    namespace, kind = _namespace_for(data, str(path))
+    if kind == "orders":
+        _refuse_rewound_orders(args, data, str(path))
     signature = signing.sign(data, _load_key(args.key), namespace)
     if args.armor:
         text = signing.armor(data, signature, name=path.name)
@@ -212,13 +218,51 @@ def cmd_orders(args: argparse.Namespace) -> int:
     from .core.players import orders_template, read_view
 
     _from_referee(args.view, args.game, "view")
-    text = orders_template(read_view(args.view))
+    view = read_view(args.view)
+    ledger = _keep_in_ledger(args, args.view)
+    _refuse_rewound(args, ledger, view.doc["game"], view.doc["side"], view.doc["seq"] + 1, view.ack, args.view)
+    text = orders_template(view)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}")
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _keep_in_ledger(args: argparse.Namespace, path: str) -> Ledger | None:
+    """With --game: keep the referee-signed file in the player's ledger; say what it contradicts."""
+    from .core.from_referee import game_from_file
+    from .core.ledger import Ledger, read_signed_file
+
+    if not args.game:
+        return None
+    ledger = Ledger.open(game_from_file(args.game), args.ledger)
+    data, signature = read_signed_file(path)
+    for clash in ledger.record(data, signature, path).equivocations:
+        print(f"warning: {clash}", file=sys.stderr)
+    return ledger
+
+
+def _refuse_rewound(args: argparse.Namespace, ledger: Ledger | None, game_id: str, side: str, seq: int, ack: str,
+                    built_on: str) -> None:
+    """Orders for `seq` acking `ack`: refused when the ledger holds the side's view `seq` or later."""
+    from .core.ledger import ledgers_holding
+    from .core.players import refuse_rewound_in
+
+    ledgers = [ledger] if ledger is not None else ledgers_holding(game_id, ack, args.ledger)
+    refuse_rewound_in(ledgers, side, seq, ack, built_on)
+
+
+def _refuse_rewound_orders(args: argparse.Namespace, data: bytes, path: str) -> None:
+    doc = yamlio.load_bytes(data, path).data
+    fields = (doc.get("game"), doc.get("side"), doc.get("seq"), doc.get("ack")) if isinstance(doc, dict) else ()
+    if len(fields) == 4 and all(isinstance(value, str) for value in fields[:2] + fields[3:]) \
+            and isinstance(fields[2], int) and not isinstance(fields[2], bool):
+        from .core.game import GAME_ID
+
+        if GAME_ID.fullmatch(str(fields[0])):
+            _refuse_rewound(args, None, str(fields[0]), str(fields[1]), int(fields[2]), str(fields[3]), path)
 
 
 def _report(findings: Sequence[object], ok_message: str) -> int:
@@ -236,6 +280,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .core.players import check_orders, read_view
 
     _from_referee(args.view, args.game, "view")
+    _keep_in_ledger(args, args.view)
     return _report(check_orders(read_view(args.view), args.orders),
                    f"OK: {args.orders} passes every check its view allows")
 
@@ -267,6 +312,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
     path = Path(args.request)
     data = yamlio.read_file(path)
     request = _decision_request(yamlio.load_bytes(data, str(path)))
+    _keep_in_ledger(args, args.request)
     key = _load_key(args.key)
     if args.game:
         from .core.from_referee import game_from_file
@@ -290,9 +336,38 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_view(args: argparse.Namespace) -> int:
-    from .core.audit import verify_views
+    from .core.verify_view import check_player
 
-    return _report(verify_views(args.views, args.game), f"OK: {len(args.views)} view(s) verified")
+    checked = check_player(args.views, args.game, ledger_base=args.ledger, receipts=args.receipts or (),
+                           archive=args.archive)
+    for note in checked.notes:
+        print(note, file=sys.stderr)
+    return _report(checked.found, f"OK: {len(args.views)} view(s) verified")
+
+
+def cmd_ledger(args: argparse.Namespace) -> int:
+    from .core.from_referee import game_from_file
+    from .core.ledger import Ledger, read_signed_file, summary
+
+    ledger = Ledger.open(game_from_file(args.game), args.ledger)
+    failed = 0
+    for path in getattr(args, "files", None) or ():
+        try:
+            data, signature = read_signed_file(path)
+            recorded = ledger.record(data, signature, path)
+        except (PbemError, OSError) as error:
+            print(f"not kept: {path}: {error}", file=sys.stderr)
+            failed += 1
+            continue
+        state = "kept" if recorded.new else "already held"
+        print(f"{state}: {path} as {recorded.held.path.name} ({recorded.held.describe()})")
+    if args.action == "show":
+        for line in summary(ledger):
+            print(line)
+    clashes = ledger.equivocations()
+    for clash in clashes:
+        print(clash)
+    return 1 if clashes or failed else 0
 
 
 # --- reference ----------------------------------------------------------------------------------------
@@ -391,12 +466,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("view")
     p.add_argument("--out")
     p.add_argument("--game", help="the game's game.yaml (game.yaml.sig beside it): check the referee signed the file")
+    p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
     p = command("sign", cmd_sign, "sign a pbem file (FILE.sig, or the armored form with --armor)")
     p.add_argument("file")
     p.add_argument("--key", required=True)
     p.add_argument("--armor", action="store_true")
     p.add_argument("--out")
+    p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
     p = command("verify", cmd_verify, "check a file's signature against a game's keys")
     p.add_argument("file")
@@ -407,6 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("view")
     p.add_argument("orders")
     p.add_argument("--game", help="the game's game.yaml (game.yaml.sig beside it): check the referee signed the file")
+    p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
     p = command("submit", cmd_submit, "the referee's intake: a detached pair, an armored file or a mail text")
     p.add_argument("game_dir")
@@ -435,6 +513,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", required=True)
     p.add_argument("--out")
     p.add_argument("--game", help="the game's game.yaml (game.yaml.sig beside it): check the referee signed the file")
+    p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
     p = command("audit", cmd_audit, "re-check and replay a whole game archive")
     p.add_argument("game_dir")
@@ -448,6 +527,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("verify-view", cmd_verify_view, "check your own views: signatures, chains, seeds and rolls")
     p.add_argument("views", nargs="+")
     p.add_argument("--game", required=True, help="game.yaml (with game.yaml.sig beside it)")
+    p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
+    p.add_argument("--receipts", nargs="+", metavar="R", help="the referee's receipts you hold (each with its .sig); "
+                   "those in the ledger are checked too")
+    p.add_argument("--archive", metavar="PATH", help="the game's archive (a game directory or a .tar.gz from pbem "
+                   "export): must hold every file you hold, reach your last view, and pass the audit")
+
+    p = command("ledger", cmd_ledger, "the player's ledger: every referee-signed file of a game, kept (docs/ledger.md)")
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = actions.add_parser("add", help="check and keep referee-signed files (each with its .sig)")
+    add.add_argument("files", nargs="+", metavar="FILE")
+    show = actions.add_parser("show", help="what the ledger holds, and any equivocation in it")
+    for q in (add, show):
+        q.add_argument("--game", required=True, help="game.yaml (with game.yaml.sig beside it)")
+        q.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
     p = command("schema", cmd_schema, "print the JSON Schema of a file kind")
     p.add_argument("kind", nargs="?")

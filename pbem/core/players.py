@@ -9,13 +9,16 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import chance, schemas, signing, yamlio
 from .errors import PbemError, Problem
 from .orders import Expectation, orders_problems
 from .ruleset import Ruleset, get as get_ruleset, is_option
 from .schemafiles import load_schema
+
+if TYPE_CHECKING:
+    from .ledger import Ledger
 
 
 @dataclass(frozen=True)
@@ -142,3 +145,32 @@ def bot_orders_file(game_dir: Path, side: str, key: signing.SigningKey, out: Pat
     path.with_name(path.name + ".sig").write_text(signing.sign(data, key, signing.namespace("orders", doc["game"])),
                                                   encoding="utf-8")
     return path
+
+
+# --- the ledger's guard against a rewound turn (docs/protocol.md §4a, docs/ledger.md) -----------------
+
+
+def refuse_rewound(ledger: Ledger, side: str, seq: int, ack: str, built_on: str) -> None:
+    """Refuse orders for `seq` acking `ack` when the ledger holds `side`'s view `seq` or later.
+
+    The referee has then adjudicated `seq` already; being asked for orders for it again means the
+    turn was rewound, and the two views of it the player may end up holding are a signed proof.
+    """
+    later = [held for held in ledger.views(side) if held.seq >= seq]
+    if not later:
+        return
+    newest = max(later, key=lambda held: held.seq)
+    acked = ledger.find(ack)
+    what = f"view {seq - 1} of {side}" if seq > 1 else "game.yaml"
+    if acked is not None and acked.kind == "view":
+        what = f"view {acked.seq} of {side}"
+    raise PbemError(Problem(
+        f"refusing orders for seq {seq} built on {what} ({ack}): your ledger already holds {side}'s view "
+        f"{newest.seq} ({newest.path}, {newest.hash}), so seq {seq} was adjudicated before. A referee asking for "
+        f"these orders again has rewound the turn: keep both views (pbem verify-view reports them as a signed "
+        f"proof) and build orders only on your latest view", file=built_on, section="PROTOCOL §4a"))
+
+
+def refuse_rewound_in(ledgers: Sequence[Ledger], side: str, seq: int, ack: str, built_on: str) -> None:
+    for ledger in ledgers:
+        refuse_rewound(ledger, side, seq, ack, built_on)
