@@ -126,7 +126,8 @@ def setup_demo(ruleset_id: str, scenario: Path, workdir: Path, *, chain_length: 
     start = clock.StepClock()
     new_game(scenario, f"demo-{ruleset_id}", opened["referee"], public, root, chain_length=chain_length,
              secret=_derived(seed, "chain-secret") if seed else None,
-             hidden_secret=_derived(seed, "hidden-secret") if seed else None, now=start)
+             hidden_secret=_derived(seed, "hidden-secret") if seed else None, now=start,
+             referee_key_path=keys / "referee")
     return DemoGame(root, opened["referee"], {side: opened[side] for side in sides}, say, clock=start)
 
 

@@ -526,7 +526,7 @@ def test_decision_cycle_stop_decide_resume_and_replay(cli_game: CliGame, tmp_pat
     decided = ok("decide", request_path, "--answer", "stand", "--key", cli_game.key("red"), "--out", reply)
     assert "reply.yaml" in decided.out
     reply_doc = load(reply)
-    assert reply_doc == {"pbem": 1, "kind": "decision-reply", "game": GAME_ID, "seq": 2, "side": "red",
+    assert reply_doc == {"pbem": 2, "kind": "decision-reply", "game": GAME_ID, "seq": 2, "side": "red",
                          "request": chance.file_hash(request_path.read_bytes()), "answer": "stand"}
     ok("verify", reply, "--game", root)
     receipt = ok("submit", root, reply).out

@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -113,7 +113,7 @@ def build_reply_in(work: Path) -> None:
 
 def make_reply(work: Path) -> Path:
     request = work / "game/decisions/0002/request-000.yaml"
-    doc = {"pbem": 1, "kind": "decision-reply", "game": "demo-duel", "seq": 2, "side": "red",
+    doc = {"pbem": 2, "kind": "decision-reply", "game": "demo-duel", "seq": 2, "side": "red",
            "request": chance.file_hash(request.read_bytes()), "answer": "stand"}
     data = yamlio.dump(doc).encode()
     path = work / "mail" / "reply.yaml"
@@ -153,6 +153,18 @@ SCENARIOS = [
     Scenario("submit-reply", build_decision_pending, _submit_reply),
     Scenario("adjudicate-resumes", build_reply_in, adjudicate_args),
 ]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fixed_clock() -> Iterator[None]:
+    """Receipts carry the time of arrival: one fixed time, so a clean run and a retried one write the same bytes."""
+    before = os.environ.get("PBEM_NOW")
+    os.environ["PBEM_NOW"] = "2026-11-24T12:00:00Z"
+    yield
+    if before is None:
+        del os.environ["PBEM_NOW"]
+    else:
+        os.environ["PBEM_NOW"] = before
 
 
 @pytest.fixture(scope="module")
@@ -201,7 +213,7 @@ def patch_renames(patch: pytest.MonkeyPatch, wrap: Callable[[Callable[..., Any]]
 
 # How many renames a clean run of each scenario does: a write per file (signature first) or one per
 # turn folder. The templates fixture checks these, so a new write cannot slip in without crash cases.
-RENAMES = {"submit-orders": 2, "adjudicate-turn": 1, "adjudicate-asks-decision": 2, "submit-reply": 2,
+RENAMES = {"submit-orders": 4, "adjudicate-turn": 1, "adjudicate-asks-decision": 2, "submit-reply": 4,
            "adjudicate-resumes": 1}
 
 
@@ -281,7 +293,7 @@ sys.exit(main(sys.argv[1:]))
 
 
 def subprocess_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_") or k == "PBEM_NOW"}
     env["PYTHONPATH"] = f"{REPO}{os.pathsep}{env.get('PYTHONPATH', '')}".rstrip(os.pathsep)
     env.update(extra)
     return env
@@ -463,7 +475,10 @@ def test_concurrent_submissions_all_land_with_distinct_numbers(templates: dict[s
     for thread in threads:
         thread.join(60)
     assert len(results) == 10 and all(not r.errors and len(r.receipts) == 1 for r in results), results
-    stored = sorted(p.name for p in (work / "game/orders/0001").iterdir() if not p.name.endswith(".sig"))
+    stored = sorted(p.name for p in (work / "game/orders/0001").iterdir()
+                    if not p.name.endswith((".sig", ".receipt.yaml")))
+    receipts = sorted(p.name for p in (work / "game/orders/0001").iterdir() if p.name.endswith(".receipt.yaml"))
+    assert receipts == [name.replace(".yaml", ".receipt.yaml") for name in stored]
     numbers = sorted(int(name.rsplit("-", 1)[1][:4]) for name in stored)
     assert numbers == list(range(1, 11))
     assert sorted((work / "game/orders/0001" / name).read_bytes() for name in stored) == sorted(

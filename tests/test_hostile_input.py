@@ -132,7 +132,7 @@ def request_hash(table: Table) -> str:
 
 
 def reply(side: str, request: str, answer: Any, seq: int = 2, game: str = GAME) -> bytes:
-    doc = {"pbem": 1, "kind": "decision-reply", "game": game, "seq": seq, "side": side, "request": request,
+    doc = {"pbem": 2, "kind": "decision-reply", "game": game, "seq": seq, "side": side, "request": request,
            "answer": answer}
     return yamlio.dump(doc).encode("utf-8")
 
@@ -406,7 +406,7 @@ def test_orders_after_the_game_is_over(table: Table) -> None:
         pass
     view = read_view(table.game.latest_view("red"))
     assert "result" in view.doc["next"]
-    doc = {"pbem": 1, "kind": "orders", "game": GAME, "seq": view.doc["seq"] + 1, "side": "red", "phase": "fire",
+    doc = {"pbem": 2, "kind": "orders", "game": GAME, "seq": view.doc["seq"] + 1, "side": "red", "phase": "fire",
            "ack": chance.file_hash(view.data), "entropy": "ab" * 32, "salt": "cd" * 32, "orders": [{"fire": 2}]}
     path = table.file("after.yaml", yamlio.dump(doc).encode(), "red")
     table.refused(path, "the game is over")

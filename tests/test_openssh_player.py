@@ -29,7 +29,7 @@ Player: the first orders ack game.yaml; write them by hand, sign, mail both file
 overwrites one, and without an answer leaves the old signature in place):
 
     cat > orders-0001.yaml <<EOF
-    pbem: 1
+    pbem: 2
     kind: orders
     game: duel-ssh
     seq: 1
@@ -53,7 +53,7 @@ Player: check view 1, then write the next orders, which ack view 1:
 
     ssh-keygen -Y verify -f allowed_signers -I referee -n pbem-turn@duel-ssh -s red-0001.yaml.sig < red-0001.yaml
     cat > orders-0002.yaml <<EOF
-    pbem: 1
+    pbem: 2
     kind: orders
     game: duel-ssh
     seq: 2
@@ -72,7 +72,7 @@ request's file hash:
 
     ssh-keygen -Y verify -f allowed_signers -I referee -n pbem-turn@duel-ssh -s request-000.yaml.sig < request-000.yaml
     cat > reply-000.yaml <<EOF
-    pbem: 1
+    pbem: 2
     kind: decision-reply
     game: duel-ssh
     seq: 2
@@ -120,7 +120,7 @@ ssh-keygen -Y verify -f allowed_signers -I referee -n pbem-turn@duel-ssh -s red.
 """
 FIRST_ORDERS = """\
 cat > orders-0001.yaml <<EOF
-pbem: 1
+pbem: 2
 kind: orders
 game: duel-ssh
 seq: 1
@@ -141,7 +141,7 @@ pbem adjudicate game
 SECOND_ORDERS = """\
 ssh-keygen -Y verify -f allowed_signers -I referee -n pbem-turn@duel-ssh -s red-0001.yaml.sig < red-0001.yaml
 cat > orders-0002.yaml <<EOF
-pbem: 1
+pbem: 2
 kind: orders
 game: duel-ssh
 seq: 2
@@ -158,7 +158,7 @@ ssh-keygen -Y sign -f red -n pbem-orders@duel-ssh orders-0002.yaml
 REPLY = """\
 ssh-keygen -Y verify -f allowed_signers -I referee -n pbem-turn@duel-ssh -s request-000.yaml.sig < request-000.yaml
 cat > reply-000.yaml <<EOF
-pbem: 1
+pbem: 2
 kind: decision-reply
 game: duel-ssh
 seq: 2
@@ -259,7 +259,7 @@ def blue_orders(world: World, seq: int, ack_file: str, phase: str, orders: str, 
     name = f"orders-{seq:04d}.yaml"
     script = textwrap.dedent(f"""\
         cat > {name} <<EOF
-        pbem: 1
+        pbem: 2
         kind: orders
         game: {GAME}
         seq: {seq}

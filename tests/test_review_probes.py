@@ -197,7 +197,7 @@ def test_opponents_secret_deployment_is_not_recoverable_from_my_view(table: Tabl
     game_hash = chance.file_hash((table.root / "game.yaml").read_bytes())
     recovered = None
     for cell in range(1, mine["state"]["cells"] + 1):
-        guess = {"pbem": 1, "kind": "orders", "game": mine["game"], "seq": 1, "side": "blue", "phase": "deploy",
+        guess = {"pbem": 2, "kind": "orders", "game": mine["game"], "seq": 1, "side": "blue", "phase": "deploy",
                  "ack": game_hash, "entropy": blue["entropy"], "orders": [{"place": "hq", "cell": cell}]}
         if chance.file_hash(yamlio.dump(guess).encode()) == blue["order_hash"]:
             recovered = cell

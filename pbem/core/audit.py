@@ -8,6 +8,8 @@ views must equal the filter of their master, byte for byte.
 
 from __future__ import annotations
 
+import contextlib
+
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -348,6 +350,8 @@ class Auditor:
                       deadline: str | None) -> None:
         """Files of the adjudication under way must at least carry good signatures and receipts."""
         if game.protocol >= 2:
+            with contextlib.suppress(PbemError):  # reported below, once the signatures are checked
+                self._records[seq] = decision_files(self.archive, game, seq)
             self.check_receipts(game, seq, state, ruleset, deadline, None)
         for _, _, rel in self.archive.orders_files(seq):
             self.signed(rel, game.orders_namespace(), game.side_keys)

@@ -7,6 +7,7 @@ lapses; they take the time as an argument so that a replayed demo writes the sam
 from __future__ import annotations
 
 import datetime
+import os
 import re
 from typing import Callable
 
@@ -20,7 +21,14 @@ _UNIT_SECONDS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
 DEFAULT_DECISION_DEADLINE = datetime.timedelta(hours=72)
 
 
+FIXED_TIME_VARIABLE = "PBEM_NOW"
+
+
 def system_clock() -> datetime.datetime:
+    """Now, in UTC; or the time `PBEM_NOW` names (`2026-11-24T04:12:19Z`), for reproducible runs."""
+    fixed = os.environ.get(FIXED_TIME_VARIABLE)
+    if fixed:
+        return parse_utc(fixed)
     return datetime.datetime.now(datetime.timezone.utc)
 
 

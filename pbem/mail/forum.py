@@ -57,7 +57,7 @@ class PublicTurn:
 
     def spectator_doc(self) -> dict[str, Any]:
         """The post's content shaped like a view (side `spectators`), for a map renderer."""
-        return {"pbem": 1, "kind": "view", "game": self.game, "seq": self.seq, "side": "spectators",
+        return {"pbem": 2, "kind": "view", "game": self.game, "seq": self.seq, "side": "spectators",
                 "phases": self.phases, "events": self.events, "state": self.state, "next": self.next,
                 "dice": {"seed": self.seed, "phase_seed": self.phase_seed, "rolls": self.rolls}}
 
