@@ -26,7 +26,7 @@ from pbem.core.adjudicator import (AcceptedOrders, DecisionFile, newest_orders, 
 from pbem.core.archive import Archive, commit_folder, seq_dir, turn_rel, view_rel
 from pbem.core.audit import audit, verify_views
 from pbem.core.errors import YamlError
-from pbem.core.game import initial_state, load_game
+from pbem.core.game import hidden_chain_seed, initial_state, load_game
 from pbem.core.position import load_turn
 from pbem.demo import DemoGame, setup_demo
 from tests.rulesets.duel import Duel
@@ -53,10 +53,12 @@ def forge_turn(game: DemoGame, seq: int, answers: Mapping[int, Any], *,
     if accepted is None:
         accepted = newest_orders(archive, loaded, seq)
     seed = chance.chain_seed(loaded.id, secret_of(root), loaded.chain_length, seq)
-    outcome = resolve_adjudication(rules, loaded.id, loaded.sides, seq, state, previous_hash, seed, accepted, answers)
+    hidden = hidden_chain_seed(loaded, seq)
+    outcome = resolve_adjudication(rules, loaded.id, loaded.sides, seq, state, previous_hash, seed, accepted, answers,
+                                   hidden)
     assert outcome.pending is None, outcome.pending
     turn = turn_document(loaded, seq, previous_hash, seed, outcome, accepted, rules.awaiting(state), records or {},
-                         rules)
+                         rules, hidden)
     turn_bytes = yamlio.dump(turn).encode()
     namespace = loaded.turn_namespace()
     previous_views = {side: chance.file_hash(archive.read(view_rel(seq - 1, side))) for side in loaded.sides}

@@ -33,6 +33,7 @@ def archive_files(archive: Archive, sides: list[str]) -> list[str]:
         signed += [rel for _, rel in archive.decision_requests(seq)]
         signed += [rel for _, _, rel in archive.decision_replies(seq)]
         signed += [rel for _, rel in archive.decision_lapses(seq)]
+    signed += [receipt for rel in signed if (receipt := archive.receipt_of(rel)) is not None]
     names = ["scenario.yaml"] + signed + [rel + ".sig" for rel in signed]
     for name in names:
         if archive.path(name).is_symlink() or not archive.path(name).is_file():
