@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pbem.core import chance, signing, yamlio
 from pbem.core.archive import Archive
 from pbem.core.audit import audit
@@ -27,8 +29,14 @@ def asking_table(tmp_path: Path) -> Table:
     return table
 
 
-def lapse(table: Table) -> str:
-    result = run("adjudicate", table.root, "--lapse", "--key", table.root.parent / "keys" / "referee")
+AFTER_EVERY_DEADLINE = "2099-01-01T00:00:00Z"
+
+
+def lapse(table: Table, when: str = AFTER_EVERY_DEADLINE) -> str:
+    """`pbem adjudicate --lapse` at `when` (a request lapses only once its deadline has passed)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PBEM_NOW", when)
+        result = run("adjudicate", table.root, "--lapse", "--key", table.root.parent / "keys" / "referee")
     assert result.rc == 0, result.text
     return result.out
 
@@ -124,3 +132,26 @@ def test_the_audit_checks_a_pending_lapse_too(tmp_path: Path) -> None:
     (table.root / LAPSE).write_bytes(data)
     (table.root / (LAPSE + ".sig")).write_text(signing.sign(data, table.game.referee, f"pbem-turn@{table.game_id}"))
     assert any("first option" in str(item) for item in audit(table.root))
+
+
+def test_a_request_does_not_lapse_before_its_deadline(tmp_path: Path) -> None:
+    table = asking_table(tmp_path)
+    deadline = yamlio.load_file(table.root / REQUEST).data["deadline"]
+    out = lapse(table, when=deadline)  # at the deadline itself the side may still answer
+    assert not (table.root / LAPSE).exists()
+    assert "decision from blue" in out
+    assert "decision from red" in lapse(table)  # once past it, the request lapses
+
+
+def test_the_audit_refuses_a_lapse_dated_before_the_deadline(tmp_path: Path) -> None:
+    # A referee who lapses a request the moment it is sent picks the answer: the audit names it.
+    table = asking_table(tmp_path)
+    lapse(table)
+    assert audit(table.root) == []
+    forged = yamlio.load_file(table.root / LAPSE).data
+    forged["lapsed_at"] = "2000-01-01T00:00:00Z"  # long before the request's deadline
+    data = yamlio.dump(forged).encode("utf-8")
+    (table.root / LAPSE).write_bytes(data)
+    (table.root / (LAPSE + ".sig")).write_text(signing.sign(data, table.game.referee, f"pbem-turn@{table.game_id}"))
+    found = [str(item) for item in audit(table.root)]
+    assert any("before the request's deadline" in item for item in found), found
