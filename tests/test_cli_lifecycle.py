@@ -23,7 +23,7 @@ import pytest
 from pbem.cli import main
 from pbem.core import chance, yamlio
 from pbem.core.archive import turn_rel
-from pbem.core.game import load_game
+from pbem.core.game import hidden_chain_seed, load_game
 from pbem.core.schemafiles import KINDS
 from tests.conftest import DUEL_SCENARIO
 
@@ -90,7 +90,7 @@ def secret_of(root: Path) -> bytes:
     return bytes.fromhex((root / ".referee" / "chain-secret").read_text(encoding="ascii").strip())
 
 
-def predict_rolls(root: Path, seq: int, files: dict[str, bytes | None], n: int, count: int) -> list[int]:
+def predict_rolls(root: Path, seq: int, files: dict[str, bytes | None], n: int, count: int, restricted: tuple[int, ...] = ()) -> list[int]:
     """The first `count` uniform(n, i) of adjudication `seq` if these orders (side -> bytes) are used.
 
     Only the referee can do this before the turn (it needs the chain secret); tests use it to
@@ -108,7 +108,10 @@ def predict_rolls(root: Path, seq: int, files: dict[str, bytes | None], n: int, 
             entropy = yamlio.load_bytes(data, side).data["entropy"]
             inputs.append(chance.SideInput(side, bytes.fromhex(entropy), chance.parse_hash(chance.file_hash(data))))
     phase_seed = chance.phase_seed(game.id, seq, seed, chance.parse_hash(previous), inputs)
-    return [chance.uniform(phase_seed, n, i) for i in range(count)]
+    hidden = hidden_chain_seed(game, seq)
+    assert hidden is not None or not restricted
+    return [chance.hidden_uniform(phase_seed, chance.hidden_key(game.id, seq, hidden, i), n, i)
+            if i in restricted and hidden is not None else chance.uniform(phase_seed, n, i) for i in range(count)]
 
 
 def set_orders(path: Path, orders_yaml: str, extra: str = "") -> bytes:
@@ -235,7 +238,7 @@ def test_keygen_writes_three_openssh_key_pairs(cli_game: CliGame) -> None:
 def test_new_writes_signed_genesis_with_the_given_keys(cli_game: CliGame) -> None:
     root = cli_game.root
     doc = load(root / "game.yaml")
-    assert doc["game"] == GAME_ID and doc["kind"] == "game" and doc["pbem"] == 1
+    assert doc["game"] == GAME_ID and doc["kind"] == "game" and doc["pbem"] == 2
     assert [s["side"] for s in doc["sides"]] == ["red", "blue"]
     for entry in doc["sides"]:
         assert entry["key"].split()[:2] == (cli_game.work / "keys" / f"{entry['side']}.pub").read_text().split()[:2]
@@ -395,7 +398,8 @@ def test_submit_detached_armored_and_mail_with_two_blocks(cli_game: CliGame) -> 
     receipt = ok("submit", root, armored).out
     assert "accepted orders of blue for seq 1" in receipt and "nobody: ready to adjudicate" in receipt
     stored = sorted(p.name for p in (root / "orders/0001").iterdir())
-    assert stored == ["blue-0002.yaml", "blue-0002.yaml.sig", "red-0001.yaml", "red-0001.yaml.sig"]
+    assert stored == ["blue-0002.receipt.yaml", "blue-0002.receipt.yaml.sig", "blue-0002.yaml", "blue-0002.yaml.sig",
+                      "red-0001.receipt.yaml", "red-0001.receipt.yaml.sig", "red-0001.yaml", "red-0001.yaml.sig"]
     # the archive stores the bytes that verified (canonical text for the armored one)
     assert (root / "orders/0001/blue-0002.yaml").read_bytes() == blue.read_bytes()
     ok("adjudicate", root)
@@ -435,7 +439,8 @@ def test_full_exchange_audit_and_verify_view(cli_game: CliGame) -> None:
     cli_game.send("blue", "- {fire: 1}")
     ok("adjudicate", root)
     audited = ok("audit", root)
-    assert audited.out.strip() == f"OK: {root}"
+    assert audited.out.strip() == (f"OK: {root}: 2 adjudications verified; the game is in play: adjudication 3 "
+                                   "awaits phase 'fire' from red, blue")
     for side in ("red", "blue"):
         views = [root / "views/0000" / f"{side}.yaml", root / "turns/0001" / f"{side}.yaml",
                  root / "turns/0002" / f"{side}.yaml"]
@@ -496,7 +501,7 @@ def test_resubmission_newest_wins_and_both_are_stored(cli_game: CliGame) -> None
 def test_decision_cycle_stop_decide_resume_and_replay(cli_game: CliGame, tmp_path: Path) -> None:
     root = cli_game.root
     red_orders, blue_orders = decision_game(cli_game)
-    predicted = predict_rolls(root, 2, {"red": red_orders, "blue": blue_orders}, 6, 4)
+    predicted = predict_rolls(root, 2, {"red": red_orders, "blue": blue_orders}, 6, 4, restricted=(2, 3))
 
     stopped = ok("adjudicate", root)
     assert "waits for a decision from red" in stopped.out and "F3" in stopped.out
