@@ -202,8 +202,11 @@ def keyed_roll(play: Play) -> tuple[Path, dict[str, Any], int]:
 def test_a_tampered_key_is_reported_at_once(finished: Play) -> None:
     assert finished.verify("red").rc == 0
     path, doc, index = keyed_roll(finished)
-    key = doc["dice"]["rolls"][index]["key"]
-    doc["dice"]["rolls"][index]["key"] = ("0" if key[0] != "0" else "1") + key[1:]
+    roll = doc["dice"]["rolls"][index]
+    phase_seed = bytes.fromhex(doc["dice"]["phase_seed"])
+    # one hex digit changed, chosen so the value no longer follows (a d6 keeps it one time in six)
+    roll["key"] = next(key for digit in "0123456789abcdef" if (key := digit + roll["key"][1:]) != roll["key"]
+                       and chance.hidden_uniform(phase_seed, bytes.fromhex(key), roll["n"], roll["i"]) != roll["value"])
     resign(path, doc, finished.game.referee)
     result = finished.verify("red", views=[path])  # the view alone: its value no longer follows from its key
     assert result.rc == 1
