@@ -135,8 +135,8 @@ def test_a_judge_taking_over_with_a_request_out_starts_its_clock(tmp_path: Path)
         path = tmp_path / f"{side}.yaml"
         path.write_bytes(data)
         path.with_name(path.name + ".sig").write_text(signing.sign(data, world.keys[side], "pbem-orders@two-mail"))
-        assert submit(world.root, path).receipts
-    assert "waits for a decision from blue" in adjudicate(world.root, world.referee).message
+        assert submit(world.root, path, now=world.clock).receipts
+    assert "waits for a decision from blue" in adjudicate(world.root, world.referee, now=world.clock).message
     maildir = tmp_path / "Maildir"
     judge = maildir_judge(world, maildir)
     judge.run(once=True)

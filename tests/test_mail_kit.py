@@ -68,10 +68,11 @@ def make_world(workdir: Path, *, ruleset_scenario: Path = DUEL_SCENARIO, game_id
             signing.write_keypair(name, keys_dir)
         opened[name] = signing.load_signing_key(keys_dir / name, passphrase=b"")
     root = workdir / "game"
+    clock = Clock()  # the judge's time from the start: view 0's deadline counts from it
     new_game(ruleset_scenario, game_id, opened["referee"], {s: opened[s].public_line for s in sides}, root,
-             addresses={s: ADDRESSES[s] for s in sides}, settings=settings, chain_length=256)
+             addresses={s: ADDRESSES[s] for s in sides}, settings=settings, chain_length=256, now=clock)
     Archive(root).write_secret_note("referee-key", str((keys_dir / "referee").resolve()))
-    return World(workdir, root, opened["referee"], {s: opened[s] for s in sides}, game_id)
+    return World(workdir, root, opened["referee"], {s: opened[s] for s in sides}, game_id, clock)
 
 
 def deliver(maildir: Path, raw: bytes, name: str | None = None) -> Path:

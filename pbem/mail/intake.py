@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..core import chance, signing, yamlio
+from ..core import chance, clock, signing, yamlio
 from ..core.archive import SECRET_DIR, Archive
 from ..core.errors import PbemError
 from ..core.game import Game
@@ -125,7 +125,9 @@ def _game_id(data: bytes) -> str | None:
 class MailIntake:
     """Reads one parsed mail into the served games."""
 
-    def __init__(self, served: Sequence[Served], home: Path, max_files: int) -> None:
+    def __init__(self, served: Sequence[Served], home: Path, max_files: int,
+                 now: clock.Clock = clock.system_clock) -> None:
+        self.now = now  # stamps receipts and is held against deadlines
         self.served = list(served)
         self.by_id = {item.game.id: item for item in self.served}
         self.home = home
@@ -317,7 +319,7 @@ class MailIntake:
                 text += f". Your newest orders, {newest}, stay in force"
             target.add(text)
             return
-        result = submit(served.root, item.path, item.sig)
+        result = submit(served.root, item.path, item.sig, now=self.now)
         if served not in touched:
             touched.append(served)
         prefix = str(item.path.parent) + "/"

@@ -88,7 +88,7 @@ class Judge:
             raise PbemError("the same game was given twice")
         self.home = self.games[0]
         self.waiting = False  # True only while `run` waits for mail: the one time a stop may interrupt it
-        self.intake = MailIntake([g.served for g in self.games], self.home.served.root, limits.max_files)
+        self.intake = MailIntake([g.served for g in self.games], self.home.served.root, limits.max_files, now)
 
     # --- running -------------------------------------------------------------------------------------
     def run(self, *, once: bool = False, max_rounds: int | None = None,
@@ -313,7 +313,7 @@ class Judge:
             game.state.force(seq, now, missing)
             game.state.save()
         try:
-            report = adjudicate(served.root, game.key, missing_none=forced, lapse=lapse)
+            report = adjudicate(served.root, game.key, missing_none=forced, lapse=lapse, now=self.now)
         except PbemError as error:
             self.log(f"{game.id}: adjudication {seq} failed: {error}")
             return None
