@@ -208,9 +208,12 @@ def _from_referee(path: str, game_file: str | None, kind: str) -> None:
         return
     # Bounded reads first: the file and its signature must be something a referee could have signed
     # before anything reads them whole (a device, a pipe, a non-UTF-8 .sig: each a clear error).
+    if Path(path).exists() and not Path(path).is_file():
+        raise PbemError(Problem("not a regular file: give the file as the referee sent it", file=path))
     yamlio.read_file(path)
-    if Path(path + ".sig").is_file():
-        signing.read_signature(path + ".sig")
+    sig = Path(path + ".sig")
+    if sig.exists() or sig.is_symlink():
+        signing.read_signature(sig)
     check_from_referee(path, game_from_file(game_file), kind)
 
 

@@ -32,6 +32,12 @@ from tests.test_mail_kit import (ADDRESSES, World, body_text, deliver, make_worl
 RED = ADDRESSES["red"]
 
 
+@pytest.fixture(autouse=True)
+def ledger_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Player commands given --game keep a ledger: here, never in the home directory."""
+    monkeypatch.setenv("PBEM_LEDGER", str(tmp_path / "ledger"))
+
+
 @pytest.fixture()
 def world(tmp_path: Path) -> World:
     return make_world(tmp_path)

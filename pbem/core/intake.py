@@ -100,7 +100,7 @@ def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int 
         raise PbemError(Problem(f"file is {size} bytes; the limit is {max_bytes}", file=str(path)))
     data = yamlio.read_file(path, max_bytes=max_bytes)  # bounded even for a device or a pipe
     detached = sig_path or path.with_name(path.name + SIG_SUFFIX)
-    if sig_path is not None or detached.is_file():
+    if sig_path is not None or detached.exists() or detached.is_symlink():  # a .sig that is no file: refused
         signature = signing.read_signature(detached)  # SignatureError naming it if it cannot be a signature
         return [Candidate(path.name, (data,), signature, False, str(path))]
     # Each block on its own: one that cannot be read is a stand-in that fails in `accept` with its reason.
