@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pbem.core import signing, yamlio  # noqa: E402
+from pbem.core import clock, signing, yamlio  # noqa: E402
 from pbem.core.game import new_game  # noqa: E402
 from pbem.core.ruleset import get as get_ruleset  # noqa: E402
 from pbem.demo import DemoGame, default_scenario  # noqa: E402
@@ -57,9 +57,11 @@ def setup_game(ruleset_id: str, workdir: Path, *, keys_from: Path | None = None,
         make_keys(keys, ["referee", *sides])
         opened = {name: signing.load_signing_key(keys / name, passphrase=b"") for name in ["referee", *sides]}
     root = workdir / "game"
+    start = clock.StepClock()
     new_game(scenario, f"demo-{ruleset_id}", opened["referee"], {s: opened[s].public_line for s in sides}, root,
-             chain_length=chain_length, secret=secret)
-    return DemoGame(root, opened["referee"], {s: opened[s] for s in sides}, lambda _: None)
+             chain_length=chain_length, secret=secret, hidden_secret=hashlib.sha256(b"hidden/" + secret).digest(),
+             now=start)
+    return DemoGame(root, opened["referee"], {s: opened[s] for s in sides}, lambda _: None, clock=start)
 
 
 def play_bot_game(ruleset_id: str, workdir: Path, *, rounds: int | None = None, keys_from: Path | None = None,
