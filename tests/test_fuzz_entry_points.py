@@ -542,8 +542,10 @@ def test_audit_of_a_truncated_export_and_of_what_is_no_archive(finished: Path, t
 def request_like(world: World) -> bytes:
     """A decision request's shape for red (the referee would write one like it)."""
     doc = {"pbem": load_game(world.root).doc["pbem"], "kind": "decision-request", "game": world.game_id, "seq": 2,
-           "side": "red", "index": 0, "topic": "hit", "section": "F3", "question": "stand or shift?",
+           "side": "red", "index": 0, "topic": "hit", "section": "F3", "question": {"cell": 2},
            "options": ["stand", "shift-left"], "master_previous": "sha256:" + "ab" * 32}
+    if doc["pbem"] >= 2:
+        doc["deadline"] = "2026-03-04T12:00:00Z"
     return yamlio.dump(doc).encode("utf-8")
 
 
@@ -567,8 +569,14 @@ def test_decide_hostile_requests(worlds: Callable[[str], World], tmp_path: Path)
         refused("decide", special_file(tmp_path / f"{kind}.yaml", kind), "--answer", "stand", "--key", key)
         refused("decide", special_file(tmp_path / f"{kind}-k.yaml", kind), "--answer", "stand", "--key", key,
                 "--game", world.root / "game.yaml")
-        refused("decide", tmp_path / "random" / "request-000.yaml", "--answer", "stand",
-                "--key", special_file(tmp_path / f"{kind}.key", kind))
+        good = tmp_path / "request-000.yaml"
+        good.write_bytes(request_like(world))
+        call = refused("decide", good, "--answer", "stand", "--key", special_file(tmp_path / f"{kind}.key", kind))
+        assert "not a key file: not a regular file" in call.err, call.err
+    big = tmp_path / "big.key"
+    big.write_bytes(b"-----BEGIN OPENSSH PRIVATE KEY-----\n" + b"A" * 1_000_000)
+    assert "not a key file: over" in refused("decide", tmp_path / "request-000.yaml", "--answer", "stand",
+                                             "--key", big).err
 
 
 @FUZZ
@@ -632,3 +640,13 @@ def test_mail_intake_random_mails(worlds: Callable[[str], World], raw: bytes) ->
     world = worlds("mail")
     judge_reads(world, raw)
     judge_reads(world, b"From: red@players.test\nSubject: x\n\n-----BEGIN PBEM SIGNED FILE-----\n\n" + raw)
+
+
+def test_a_request_like_the_referees_is_answered(worlds: Callable[[str], World], tmp_path: Path) -> None:
+    """The fuzzing above starts from a request `decide` does answer."""
+    world = worlds("decide")
+    request = tmp_path / "request-000.yaml"
+    request.write_bytes(request_like(world))
+    call = pbem("decide", request, "--answer", "stand", "--key", world.workdir / "keys" / "red")
+    assert call.rc == 0, call
+    assert (tmp_path / "reply-000.yaml").is_file()

@@ -555,6 +555,10 @@ def _read_private_section(section: bytes, container: _Container, file: str) -> S
     return SigningKey(private=private, public_line=_public_line(raw, one_line_comment))
 
 
+MAX_KEY_FILE_BYTES = 64 * 1024
+"""An OpenSSH private key file is a few hundred bytes (an RSA one a few kilobytes); larger is no key file."""
+
+
 def load_signing_key(path: Path, passphrase: bytes | None = None) -> SigningKey:
     """Open an Ed25519 OpenSSH private key, asking for the passphrase if it is encrypted.
 
@@ -563,9 +567,16 @@ def load_signing_key(path: Path, passphrase: bytes | None = None) -> SigningKey:
     """
     file = str(path)
     try:
-        text = Path(path).read_bytes()
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise KeyFileError("not a key file: not a regular file", file=file)
+        with open(path, "rb") as handle:
+            text = handle.read(MAX_KEY_FILE_BYTES + 1)  # the file may have grown since the stat
     except OSError as exc:
         raise KeyFileError(f"cannot read the key file: {exc.strerror}", file=file) from None
+    if len(text) > MAX_KEY_FILE_BYTES:
+        raise KeyFileError(f"not a key file: over {MAX_KEY_FILE_BYTES} bytes (an OpenSSH Ed25519 key file has "
+                           "about 400)", file=file)
     data = _dearmor_private(text, file)
     try:
         container = _parse_container(data)
