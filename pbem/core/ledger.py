@@ -184,7 +184,7 @@ class Ledger:
     def open(cls, game: Game, base: Path | str | None = None) -> Ledger:
         """The game's ledger, with its game.yaml recorded (the root every other file hangs from)."""
         ledger = cls(game, base)
-        ledger.record(game.data, (game.root / "game.yaml.sig").read_text(encoding="utf-8"), "game.yaml")
+        ledger.record(game.data, signing.read_signature(game.root / "game.yaml.sig"), "game.yaml")
         return ledger
 
     # --- reading ----------------------------------------------------------------------------------
