@@ -72,7 +72,7 @@ class AskingGame:
 
     STANDING = {"us": {"rally": "ask", "advance": "ask"}, "german": {"advance": "ask", "placement": "orders"}}
 
-    def __init__(self, workdir: Path, seed: bytes = b"asking game 1") -> None:
+    def __init__(self, workdir: Path, seed: bytes = b"asking game 4") -> None:
         from pbem.demo import DemoGame
 
         # A fixed seed: whether a rally or an advance comes up at all depends on the dice.

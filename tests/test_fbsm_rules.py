@@ -176,16 +176,17 @@ def test_phases_and_schemas() -> None:
         jsonschema.validate([{"fire": "2232"}], ruleset.order_schema("us-first-fire"))
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate([{"move": "G07", "path": ["2235"]}], ruleset.order_schema("random-events"))
-    jsonschema.validate({"rally": "decline", "advance": "all", "placement": "auto"}, ruleset.standing_schema())
+    jsonschema.validate({"rally": "decline", "advance": "all", "placement": "orders"}, ruleset.standing_schema())
 
 
-def test_placement_standing_answer_makes_the_phase_automatic() -> None:
+def test_a_placement_standing_answer_cannot_skip_the_phase() -> None:
+    # 6.5: standing answers are private; the phases the US sees must not depend on them.
     ruleset = Fbsm()
     state = {"phase": "german-placement", "units": {"G01": {"status": "drawn"}, "US01": {"hex": "2236"}},
              "pending": {"kind": "reinforcement", "units": ["G01"]}}
     assert ruleset.awaiting(state) == ["german"]
-    state["standing"] = {"german": {"placement": "auto"}}
-    assert ruleset.awaiting(state) == []
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"placement": "auto"}, ruleset.standing_schema())
 
 
 def test_orders_from_the_wrong_side_are_refused() -> None:
