@@ -138,13 +138,12 @@ def _pairs(items: Sequence[str], option: str, form: str) -> dict[str, str]:
 
 
 def _referee_key(args: argparse.Namespace) -> signing.SigningKey:
-    from .core.archive import Archive
-    from .core.game import REFEREE_KEY_NOTE
+    from .core.game import noted_referee_key
 
-    path = args.key or Archive(args.game_dir).read_secret_note(REFEREE_KEY_NOTE)
+    path = args.key or noted_referee_key(args.game_dir)
     if not path:
         raise PbemError("no referee key: pass --key KEY")
-    return _load_key(path)
+    return _load_key(str(path))
 
 
 def cmd_status(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from .core.adjudicator import adjudicate
 from .core.archive import Archive, view_rel
 from .core.audit import audit
 from .core.errors import PbemError
-from .core.game import load_game, new_game
+from .core.game import REFEREE_KEY_NOTE, load_game, new_game
 from .core.intake import submit
 from .core.players import bot_orders_file, bot_seed, reply_document
 from .core.position import current_position
@@ -126,8 +126,8 @@ def setup_demo(ruleset_id: str, scenario: Path, workdir: Path, *, chain_length: 
     start = clock.StepClock()
     new_game(scenario, f"demo-{ruleset_id}", opened["referee"], public, root, chain_length=chain_length,
              secret=_derived(seed, "chain-secret") if seed else None,
-             hidden_secret=_derived(seed, "hidden-secret") if seed else None, now=start,
-             referee_key_path=keys / "referee")
+             hidden_secret=_derived(seed, "hidden-secret") if seed else None, now=start)
+    Archive(root).write_secret_note(REFEREE_KEY_NOTE, "../keys/referee")  # relative: the same bytes in any folder
     return DemoGame(root, opened["referee"], {side: opened[side] for side in sides}, say, clock=start)
 
 

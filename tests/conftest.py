@@ -60,3 +60,9 @@ def setup_keys_only(workdir: Path) -> DemoGame:
     keys = {name: signing.load_signing_key(workdir / "keys" / name, passphrase=b"")
             for name in ["referee", *game.sides]}
     return DemoGame(workdir / "game", keys["referee"], {s: keys[s] for s in game.sides}, lambda _: None)
+
+
+@pytest.fixture(autouse=True)
+def private_ledger(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Player commands keep a ledger (docs/ledger.md): in tests, never the developer's own."""
+    monkeypatch.setenv("PBEM_LEDGER", str(tmp_path_factory.mktemp("ledger")))

@@ -148,7 +148,7 @@ def try_submission(root: Path, pristine: Path, mail: Path, data: bytes, sig: str
     elif sig_path.exists():
         sig_path.unlink()
     before = snapshot(root)
-    result = submit(root, path)  # anything but a PbemError propagates and fails the test
+    result = submit(root, path, referee_key=referee)  # anything but a PbemError propagates and fails the test
     for error in result.errors:
         assert isinstance(error, PbemError)
         assert str(error)

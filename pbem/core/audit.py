@@ -12,7 +12,7 @@ import contextlib
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from . import chance, clock, schemas, signing, yamlio
 from .adjudicator import (AcceptedOrders, DecisionFile, decision_files, newest_order_files, render_views,
@@ -23,7 +23,7 @@ from .game import Game, initial_state, load_game, next_block
 from .orders import Expectation, orders_problems
 from .ruleset import Ruleset
 from .schemafiles import load_schema
-from .views import initial_view, recompute_phase_seed, view_state
+from .views import initial_view, view_state
 
 
 @dataclass(frozen=True)

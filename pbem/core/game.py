@@ -258,6 +258,15 @@ def _side_entry(side: str, key: str, address: str | None) -> dict[str, Any]:
     return entry
 
 
+def noted_referee_key(game_dir: Path | str) -> Path | None:
+    """The referee key `pbem new` noted in .referee/ (a relative note counts from the game dir)."""
+    note = Archive(game_dir).read_secret_note(REFEREE_KEY_NOTE)
+    if not note:
+        return None
+    path = Path(note)
+    return path if path.is_absolute() else Path(game_dir) / path
+
+
 def chain_secret(game: Game) -> bytes:
     """The referee's s_L, checked against the anchor so a wrong secret file is caught at once."""
     secret = bytes.fromhex(Archive(game.root).read_secret())

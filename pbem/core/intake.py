@@ -13,7 +13,7 @@ from typing import Any
 from . import chance, clock, schemas, signing, yamlio
 from .archive import Archive, receipt_rel, seq_dir
 from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError
-from .game import REFEREE_KEY_NOTE, Game, load_game
+from .game import Game, load_game, noted_referee_key
 from .orders import orders_problems
 from .position import Position, current_position
 from .ruleset import is_option
@@ -258,8 +258,8 @@ class IntakeResult:
 
 def stored_referee_key(game_dir: Path | str) -> signing.SigningKey | None:
     """The referee key `pbem new` noted in .referee/, if any (receipts are signed with it)."""
-    path = Archive(game_dir).read_secret_note(REFEREE_KEY_NOTE)
-    return signing.load_signing_key(Path(path)) if path else None
+    path = noted_referee_key(game_dir)
+    return signing.load_signing_key(path) if path else None
 
 
 def submit(game_dir: Path | str, path: Path | str, sig_path: Path | str | None = None, *,

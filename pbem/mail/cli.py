@@ -10,15 +10,13 @@ from types import FrameType
 from typing import Any, Callable
 
 from ..core import signing
-from ..core.archive import Archive
 from ..core.errors import PbemError
-
-REFEREE_KEY_NOTE = "referee-key"  # the same note `pbem new` writes and `pbem adjudicate` reads
+from ..core.game import noted_referee_key
 
 
 def _key_finder(explicit: str | None) -> Callable[[Path], signing.SigningKey]:
     def find(root: Path) -> signing.SigningKey:
-        path = explicit or Archive(root).read_secret_note(REFEREE_KEY_NOTE)
+        path = explicit or noted_referee_key(root)
         if not path:
             raise PbemError(f"{root}: no referee key: pass --key KEY")
         return signing.load_signing_key(Path(path))

@@ -385,7 +385,10 @@ def _overlay(dwg: Any, lay: Layout, pic: Picture) -> None:
         return arrows[side]
 
     def shown(hex_id: str) -> bool:
-        return bool(hex_id) and lay.inside(Hex.parse(hex_id))
+        try:
+            return bool(hex_id) and lay.inside(Hex.parse(hex_id))
+        except ValueError:  # a path may end off the map ("off": a unit that exits)
+            return False
 
     for act in pic.actions:
         colour = _side_colour(act.side)
