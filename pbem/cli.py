@@ -159,7 +159,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
     result = submit(args.game_dir, args.file, args.sig,
                     referee_key=_load_key(args.key) if args.key else None)
     for receipt in result.receipts:
-        print(receipt)
+        print(receipt.for_referee())
     for error in result.errors:
         print(f"rejected: {error}", file=sys.stderr)
     return 1 if result.errors else 0

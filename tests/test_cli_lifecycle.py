@@ -385,7 +385,7 @@ def test_submit_detached_armored_and_mail_with_two_blocks(cli_game: CliGame) -> 
     cli_game.sign("red", red)
     receipt = ok("submit", root, red).out
     assert re.search(r"accepted orders of red for seq 1: orders/0001/red-0001\.yaml sha256:[0-9a-f]{64}; "
-                     r"still awaited: blue", receipt), receipt
+                     r"signed receipt orders/0001/red-0001\.receipt\.yaml; still awaited: blue", receipt), receipt
     assert chance.file_hash(red.read_bytes()) in receipt
     # detached pair with the .sig named explicitly: the same file again gives the same receipt
     moved = cli_game.work / "elsewhere.sig"

@@ -48,11 +48,15 @@ class Receipt:
     signed: str | None = None  # the referee-signed receipt file beside `rel` (version 2), for the sender
 
     def __str__(self) -> str:
-        waiting = ", ".join(self.still_awaited) or "nobody: ready to adjudicate"
+        """What the sender is told. Whether the other sides have sent anything is not theirs to know."""
         replaced = f" (replaces {self.replaces}, which no longer counts)" if self.replaces else ""
         receipt = f"; signed receipt {self.signed}" if self.signed else ""
-        return (f"accepted {self.kind} of {self.side} for seq {self.seq}: {self.rel} {self.hash}{replaced}; "
-                f"still awaited: {waiting}{receipt}")
+        return f"accepted {self.kind} of {self.side} for seq {self.seq}: {self.rel} {self.hash}{replaced}{receipt}"
+
+    def for_referee(self) -> str:
+        """The referee's line: also who is still awaited."""
+        waiting = ", ".join(self.still_awaited) or "nobody: ready to adjudicate"
+        return f"{self}; still awaited: {waiting}"
 
 
 @dataclass(frozen=True)

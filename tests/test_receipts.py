@@ -1,0 +1,87 @@
+"""Receipts (docs/protocol.md §4a): one referee-signed receipt per accepted file, numbered per
+side, naming what it replaces; a late file gets none; the sender learns nothing of the others."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.core import chance, clock, signing, yamlio
+from pbem.core.archive import Archive
+from pbem.core.audit import audit
+from pbem.core.intake import submit
+from pbem.core.players import bot_orders_file
+from pbem.demo import DemoGame
+from tests.conftest import play_duel
+
+
+def orders_of(game: DemoGame, side: str, name: str) -> Path:
+    return bot_orders_file(game.root, side, game.players[side], game.root.parent / name)
+
+
+def test_each_accepted_file_gets_a_signed_receipt_numbered_per_side(tmp_path: Path) -> None:
+    game = play_duel(tmp_path, exchanges=1)
+    first = orders_of(game, "red", "red-a.yaml")
+    got = submit(game.root, first, referee_key=game.referee, now=game.clock)
+    [receipt] = got.receipts
+    assert "still awaited" not in str(receipt) and "blue" not in str(receipt)  # nothing about the other side
+    assert receipt.signed is not None
+    data = (game.root / receipt.signed).read_bytes()
+    signing.verify(data, (game.root / (receipt.signed + ".sig")).read_text(), "pbem-turn@demo-duel",
+                   {"referee": game.referee.public_line})
+    doc = yamlio.load_bytes(data, receipt.signed).data
+    assert (doc["kind"], doc["side"], doc["seq"], doc["number"], doc["replaces"]) == ("receipt", "red", 2, 1, None)
+    assert doc["hash"] == chance.file_hash(first.read_bytes()) and doc["file"] == receipt.rel
+    again = submit(game.root, first, referee_key=game.referee, now=game.clock).receipts[0]
+    assert again.signed == receipt.signed and (game.root / receipt.signed).read_bytes() == data  # same mail twice
+    blue = submit(game.root, orders_of(game, "blue", "blue-a.yaml"), referee_key=game.referee, now=game.clock)
+    assert yamlio.load_file(game.root / blue.receipts[0].signed).data["number"] == 1  # numbered per side
+    second = orders_of(game, "red", "red-b.yaml")
+    newer = yamlio.dump({**yamlio.load_file(second).data, "entropy": "ab" * 32}).encode()
+    second.write_bytes(newer)
+    second.with_name(second.name + ".sig").write_text(signing.sign(newer, game.players["red"], "pbem-orders@demo-duel"))
+    replaced = submit(game.root, second, referee_key=game.referee, now=game.clock).receipts[0]
+    doc = yamlio.load_file(game.root / replaced.signed).data
+    assert (doc["number"], doc["replaces"]) == (2, chance.file_hash(first.read_bytes()))
+    assert audit(game.root) == []
+
+
+def test_a_file_after_the_deadline_is_refused_without_a_receipt(tmp_path: Path) -> None:
+    game = play_duel(tmp_path, exchanges=0)
+    deadline = "2026-01-01T00:00:30Z"
+    late = clock.StepClock("2026-01-01T00:00:31Z")
+    import pbem.core.position as position
+
+    original = position.current_position
+
+    def with_deadline(loaded):  # type: ignore[no-untyped-def]
+        found = original(loaded)
+        return position.Position(found.game, found.seq, found.state, found.previous_hash, deadline)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("pbem.core.intake.current_position", with_deadline)
+        got = submit(game.root, orders_of(game, "red", "late.yaml"), referee_key=game.referee, now=late)
+    assert not got.receipts and "after the deadline" in str(got.errors[0])
+    assert not any(Archive(game.root).orders_files(1))
+
+
+def test_the_audit_wants_a_receipt_for_every_accepted_file(tmp_path: Path) -> None:
+    game = play_duel(tmp_path, exchanges=2)
+    receipt = game.root / "orders/0001/red-0001.receipt.yaml"
+    assert receipt.is_file() and audit(game.root) == []
+    receipt.unlink()
+    found = [str(item) for item in audit(game.root)]
+    assert any("red-0001.receipt.yaml" in item for item in found), found
+
+
+def test_a_receipt_must_count_the_sides_own_files(tmp_path: Path) -> None:
+    game = play_duel(tmp_path, exchanges=2)
+    rel = "orders/0001/red-0001.receipt.yaml"
+    doc = yamlio.load_file(game.root / rel).data
+    doc["number"] = 2  # a referee pretending an earlier file existed
+    data = yamlio.dump(doc).encode()
+    (game.root / rel).write_bytes(data)
+    (game.root / (rel + ".sig")).write_text(signing.sign(data, game.referee, "pbem-turn@demo-duel"))
+    found = [str(item) for item in audit(game.root)]
+    assert any(rel in item and "number" in item for item in found), found
