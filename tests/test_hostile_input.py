@@ -236,7 +236,7 @@ def test_old_signed_orders_replayed_into_a_later_seq(fire_table: Table) -> None:
     table.adjudicate()
     # seq 3 awaits fire orders again: red's seq-2 file, validly signed, is sent once more
     for seq in (1, 2):
-        stored = next((table.root / f"orders/{seq:04d}").glob("red-*.yaml"))
+        stored = next((table.root / f"orders/{seq:04d}").glob("red-[0-9][0-9][0-9][0-9].yaml"))
         old = table.mail / f"old-{seq}.yaml"
         old.write_bytes(stored.read_bytes())
         old.with_name(old.name + ".sig").write_bytes(stored.with_name(stored.name + ".sig").read_bytes())
@@ -424,7 +424,8 @@ def test_a_bad_block_does_not_sink_a_good_one(table: Table) -> None:
     assert result.rc == 1
     assert "accepted orders of red for seq 1" in result.out
     assert "rejected: " in result.err and "blue.yaml" in result.err and "seq 7 is ahead of the game" in result.err
-    assert sorted(p.name for p in (table.root / "orders/0001").iterdir()) == ["red-0001.yaml", "red-0001.yaml.sig"]
+    assert sorted(p.name for p in (table.root / "orders/0001").iterdir()) == [
+        "red-0001.receipt.yaml", "red-0001.receipt.yaml.sig", "red-0001.yaml", "red-0001.yaml.sig"]
 
 
 # --- re-answering a decision the referee already acted on ------------------------------------------------
