@@ -27,12 +27,11 @@ def check_from_referee(path: Path | str, game: Game, kind: str) -> None:
     """Raise SignatureError unless `path` is a `kind` file of `game` signed by its referee."""
     name = str(path)
     sig_path = Path(name + SIG_SUFFIX)
-    data = Path(path).read_bytes()
-    try:
-        signature = sig_path.read_text(encoding="utf-8")
-    except OSError:
+    data = yamlio.read_file(path)
+    if not sig_path.exists():
         raise SignatureError(Problem("the referee's signature is not beside this file, so it cannot be trusted",
-                                     file=name, legal=f"{sig_path.name} as the referee sent it")) from None
+                                     file=name, legal=f"{sig_path.name} as the referee sent it"))
+    signature = signing.read_signature(sig_path)
     signing.verify(data, signature, game.turn_namespace(), {"referee": game.referee_key}, file=name)
     doc = yamlio.load_bytes(data, name).data
     found_kind = doc.get("kind") if isinstance(doc, dict) else None

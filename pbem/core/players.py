@@ -47,9 +47,10 @@ class ViewFile:
 
 
 def read_view(path: Path | str) -> ViewFile:
-    doc = yamlio.load_file(path)
+    data = yamlio.read_file(path)
+    doc = yamlio.load_bytes(data, str(path))
     schemas.validate(doc, load_schema("view"))
-    return ViewFile(doc.data, Path(path).read_bytes(), str(path))
+    return ViewFile(doc.data, data, str(path))
 
 
 def orders_document(view: ViewFile, orders: list[Any], standing: Mapping[str, Any] | None = None,

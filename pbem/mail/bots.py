@@ -47,13 +47,13 @@ class MailPlayer:
                 if isinstance(payload, bytes):
                     files[name] = payload
         if "game.yaml" in files and "game.yaml.sig" in files:
-            self._learn_game(files["game.yaml"], files["game.yaml.sig"].decode())
+            self._learn_game(files["game.yaml"], files["game.yaml.sig"].decode("utf-8", "replace"))
         out = []
         for name in sorted(files):
             if not name.endswith(".yaml") or name == "game.yaml" or name + ".sig" not in files:
                 continue
             data = files[name]
-            if not self._from_referee(data, files[name + ".sig"].decode()):
+            if not self._from_referee(data, files[name + ".sig"].decode("utf-8", "replace")):
                 self.log.append(f"{name}: not signed by the referee; ignored")
                 continue
             doc = yamlio.load_bytes(data, name).data

@@ -106,7 +106,8 @@ class Duel(Ruleset):
                 problems.append(Problem(f"cell {cell} is off the board", order=index, path=(key,),
                                         section="D1" if key == "cell" else "F1", legal=legal_cells))
             elif "fire" in order and cell == view["own"]["cell"]:
-                choices = ", ".join(str(c) for c in range(1, cells + 1) if c != cell)
+                choices = (", ".join(str(c) for c in range(1, cells + 1) if c != cell) if cells <= 20
+                           else f"any cell from 1 to {cells} but {cell}")  # a forged view may claim 2**64 cells
                 problems.append(Problem(f"cell {cell} holds your own HQ", order=index, path=("fire",),
                                         section="F2", legal=choices))
         return problems
