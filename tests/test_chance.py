@@ -1,4 +1,4 @@
-"""PROTOCOL.md §6 test vectors, reproduced exactly, and the roll-stream rules of §4."""
+"""docs/protocol.md §6 test vectors, reproduced exactly, and the roll-stream rules of §4."""
 
 from __future__ import annotations
 

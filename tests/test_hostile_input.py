@@ -217,7 +217,7 @@ def test_wrong_envelope_field(table: Table, field: str, value: Any, needles: lis
     data = table.orders("red", [{"place": "hq", "cell": 3}], **{field: value})
     path = table.file(f"wrong-{field}.yaml", data, "red")
     err = table.refused(path, f"wrong-{field}.yaml:{line_of(data, field.encode() + b':')}:", *needles)
-    assert "PROTOCOL" in err or field == "seq"
+    assert "docs/protocol.md §" in err or field == "seq"
 
 
 def test_ack_of_the_other_sides_view(fire_table: Table) -> None:

@@ -85,3 +85,26 @@ def test_a_receipt_must_count_the_sides_own_files(tmp_path: Path) -> None:
     (game.root / (rel + ".sig")).write_text(signing.sign(data, game.referee, "pbem-turn@demo-duel"))
     found = [str(item) for item in audit(game.root)]
     assert any(rel in item and "number" in item for item in found), found
+
+
+def test_the_mail_judge_mails_the_signed_receipt(tmp_path: Path) -> None:
+    from tests.test_mail_kit import (ADDRESSES, attachments, body_text, deliver, make_world, maildir_judge,
+                                     plain_mail, recipients, signed_orders, take_outbox)
+
+    world = make_world(tmp_path)
+    maildir = tmp_path / "Maildir"
+    judge = maildir_judge(world, maildir)
+    judge.run(once=True)
+    take_outbox(maildir)  # the welcome mails
+    data, sig = signed_orders(world, "red", [{"place": "hq", "cell": 2}])
+    deliver(maildir, plain_mail(ADDRESSES["red"], "orders", "x", files={"o.yaml": data, "o.yaml.sig": sig.encode()}))
+    judge.run(once=True)
+    [answer] = take_outbox(maildir)
+    assert recipients(answer) == [ADDRESSES["red"]]
+    assert "still awaited" not in body_text(answer) and "blue" not in body_text(answer)
+    files = attachments(answer)
+    [name] = [name for name in files if name.endswith(".receipt.yaml")]
+    signing.verify(files[name], files[name + ".sig"].decode(), "pbem-turn@duel-mail",
+                   {"referee": world.referee.public_line})
+    doc = yamlio.load_bytes(files[name], name).data
+    assert doc["hash"] == chance.file_hash(data) and doc["received"] == clock.utc_text(world.clock())

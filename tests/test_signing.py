@@ -1,6 +1,6 @@
-"""Keys, SSHSIG and the armored form (PROTOCOL.md §2), checked against the real OpenSSH.
+"""Keys, SSHSIG and the armored form (docs/protocol.md §2), checked against the real OpenSSH.
 
-PROTOCOL.md §2 promises players they can sign with plain `ssh-keygen` and third parties
+docs/protocol.md §2 promises players they can sign with plain `ssh-keygen` and third parties
 that `ssh-keygen -Y verify` checks what pbem signs; the interop tests below hold pbem to
 that in both directions. They are skipped only where ssh-keygen is not installed.
 """
@@ -720,7 +720,7 @@ def test_armored_round_trip(parties: dict[str, SigningKey]) -> None:
 @needs_ssh
 def test_armored_hand_signed_file_survives_mail_and_verifies_with_ssh_keygen(tmp_path: Path) -> None:
     # a player signs with ssh-keygen, pastes file and .sig into a reply; the referee's
-    # accepted bytes must still satisfy ssh-keygen -Y verify (PROTOCOL.md §2, §5)
+    # accepted bytes must still satisfy ssh-keygen -Y verify (docs/protocol.md §2, §5)
     path = ssh_key(tmp_path, "us")
     line = (tmp_path / "us.pub").read_text()
     sig = ssh_sign(path, ORDERS_TEXT, ORDERS, tmp_path)

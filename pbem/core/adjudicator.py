@@ -1,4 +1,4 @@
-"""Adjudication k: accepted orders in, resolution, turn file and views out (PROTOCOL.md §4).
+"""Adjudication k: accepted orders in, resolution, turn file and views out (docs/protocol.md §4).
 
 `resolve_adjudication` is the pure part, shared with the audit's replay: given the previous
 state, the orders, the seed and the decision answers, it always gives the same rolls, events
@@ -66,7 +66,7 @@ def plain_copy(value: Any, where: str = "state") -> Any:
     while stack:
         item, path = stack.pop()
         if isinstance(item, float):
-            raise PbemError(f"{path}: floats are not allowed in states, orders or events (PROTOCOL.md §1)")
+            raise PbemError(f"{path}: floats are not allowed in states, orders or events (docs/protocol.md §1)")
         if isinstance(item, dict):
             for key, sub in item.items():
                 if not isinstance(key, str):
@@ -211,7 +211,7 @@ def _lapse_file(archive: Archive, game: Game, seq: int, index: int, rel: str, kn
     if game.protocol >= 2:
         if known.deadline is None or clock.later_than(known.deadline, lapse["lapsed_at"]):
             raise ArchiveError(f"{rel}: lapsed_at {lapse['lapsed_at']} is before the request's deadline "
-                               f"{known.deadline} (PROTOCOL §4a): the request was cut short")
+                               f"{known.deadline} (docs/protocol.md §4a): the request was cut short")
     return DecisionFile(index, known.side, known.request_rel, known.request_hash, rel,
                         chance.file_hash(stored.data), lapse["answer"], known.deadline)
 
@@ -352,7 +352,7 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
                                   legal="wait, or run with --missing none to resolve without them"))
     if missing and not decisions and position.deadline is not None and not clock.later_than(moment, position.deadline):
         raise OrdersError(Problem(f"the deadline {position.deadline} announced for seq {seq} has not passed; "
-                                  f"{', '.join(missing)} may still send orders", section="PROTOCOL §4a",
+                                  f"{', '.join(missing)} may still send orders", section="docs/protocol.md §4a",
                                   legal=f"wait until after {position.deadline}"))
     secret = chain_secret(game)
     seed = chance.chain_seed(game.id, secret, game.chain_length, seq)

@@ -1,4 +1,4 @@
-"""`pbem audit` and `pbem verify-view` (PROTOCOL.md §5): re-check a game from its files alone.
+"""`pbem audit` and `pbem verify-view` (docs/protocol.md §5): re-check a game from its files alone.
 
 The audit never needs the referee's secret: every seed is revealed in its turn file. It checks
 every signature, both hash chains, the seed chain, every phase seed and roll, every order's

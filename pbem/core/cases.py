@@ -32,7 +32,7 @@ numbers or answers or expects anything of the resolution; otherwise the case che
 only.
 
 Forced numbers are what the rules see: for a die, the face shown (1..faces); for a draw or
-any other uniform choice, the raw number (0..n-1), as PROTOCOL.md §4 defines them.
+any other uniform choice, the raw number (0..n-1), as docs/protocol.md §4 defines them.
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def parse_hex32(text: str) -> bytes:
 
 
 def canonical_json(state: Any) -> bytes:
-    """The byte form that `state_sha256` hashes (PROTOCOL.md §1)."""
+    """The byte form that `state_sha256` hashes (docs/protocol.md §1)."""
     return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
@@ -273,7 +273,7 @@ class Dice:
         return items[self.uniform(len(items), purpose, seen_by)]
 
     def shuffle(self, items: Sequence[T], purpose: str, seen_by: Iterable[str] | None = None) -> list[T]:
-        """Fisher-Yates as PROTOCOL.md §4 fixes it: m from len-1 down to 1, swap m with uniform(m+1)."""
+        """Fisher-Yates as docs/protocol.md §4 fixes it: m from len-1 down to 1, swap m with uniform(m+1)."""
         out = list(items)
         seen = _sides(seen_by)
         for m in range(len(out) - 1, 0, -1):

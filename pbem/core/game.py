@@ -1,4 +1,4 @@
-"""The genesis file (`game.yaml`, PROTOCOL.md §3): who plays, with which keys, under which seed chain."""
+"""The genesis file (`game.yaml`, docs/protocol.md §3): who plays, with which keys, under which seed chain."""
 
 from __future__ import annotations
 
@@ -172,7 +172,7 @@ def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.Signi
     game.yaml is the commit point: a directory without it is an unfinished `new` and is started over.
     """
     if not GAME_ID.fullmatch(game_id):
-        raise PbemError(f"game id {game_id!r} must match [a-z0-9][a-z0-9-]{{2,63}} (PROTOCOL.md §3)")
+        raise PbemError(f"game id {game_id!r} must match [a-z0-9][a-z0-9-]{{2,63}} (docs/protocol.md §3)")
     archive = Archive(game_dir)
     if archive.exists():
         raise ArchiveError(f"{game_dir} already holds a game; pick an empty directory")

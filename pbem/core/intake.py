@@ -161,13 +161,13 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
     if same and same[-1] != mine[-1]:
         raise OrdersError(doc.problem(f"this exact file was accepted before as {same[-1]} and has since been "
                                       f"replaced by {mine[-1]}; to go back to it, sign a fresh copy "
-                                      "(new entropy)", section="PROTOCOL §4"))
+                                      "(new entropy)", section="docs/protocol.md §4"))
     replaces = None
     if same:
         rel = same[-1]  # the same mail delivered twice: the same receipt, nothing written
         signed = archive.receipt_of(rel)
     else:
-        _refuse_late(doc, referee.received, position.deadline, "these orders", "PROTOCOL §4a")
+        _refuse_late(doc, referee.received, position.deadline, "these orders", "docs/protocol.md §4a")
         if len(mine) >= MAX_SUBMISSIONS_PER_SIDE:
             raise OrdersError(doc.problem(f"{signer} has already sent {len(mine)} orders files for seq "
                                           f"{expect.seq}; no more are taken"))
@@ -187,7 +187,7 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
 def _same_protocol(game: Game, doc: yamlio.Document) -> None:
     if isinstance(doc.data, dict) and doc.data.get("pbem") != game.protocol:
         raise OrdersError(doc.problem(f"pbem: {doc.data.get('pbem')!r} is not this game's protocol version",
-                                      ("pbem",), section="PROTOCOL §3", legal=str(game.protocol)))
+                                      ("pbem",), section="docs/protocol.md §3", legal=str(game.protocol)))
 
 
 def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: bytes, signer: str,
@@ -211,7 +211,7 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
     request = _find_request(game, archive, seq, reply["request"])
     if request is None:
         raise OrdersError(doc.problem("names a decision request that was never sent", ("request",),
-                                      section="PROTOCOL §4"))
+                                      section="docs/protocol.md §4"))
     index, request_doc = request
     if request_doc["side"] != signer:
         raise OrdersError(doc.problem("that decision request was sent to another side", ("request",)))

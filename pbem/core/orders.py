@@ -36,12 +36,12 @@ class Expectation:
 
 
 def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | None = None) -> list[Problem]:
-    """The game/seq/side/phase/ack checks of PROTOCOL.md §4, each naming the field."""
+    """The game/seq/side/phase/ack checks of docs/protocol.md §4, each naming the field."""
     data = doc.data
     found: list[Problem] = []
 
     def wrong(field: str, message: str, legal: str | None = None) -> None:
-        found.append(doc.problem(message, (field,), section="PROTOCOL §4", legal=legal))
+        found.append(doc.problem(message, (field,), section="docs/protocol.md §4", legal=legal))
 
     if data["game"] != expect.game:
         wrong("game", f"these orders are for game {data['game']!r}, not {expect.game!r}", expect.game)

@@ -35,7 +35,7 @@ class ViewFile:
 
     @property
     def ack(self) -> str:
-        # Orders for seq 1 ack game.yaml (PROTOCOL.md §4), which is what view 0 names as its master.
+        # Orders for seq 1 ack game.yaml (docs/protocol.md §4), which is what view 0 names as its master.
         return str(self.doc["master"]) if self.doc["seq"] == 0 else chance.file_hash(self.data)
 
     def expectation(self) -> Expectation:
@@ -169,7 +169,7 @@ def refuse_rewound(ledger: Ledger, side: str, seq: int, ack: str, built_on: str)
         f"refusing orders for seq {seq} built on {what} ({ack}): your ledger already holds {side}'s view "
         f"{newest.seq} ({newest.path}, {newest.hash}), so seq {seq} was adjudicated before. A referee asking for "
         f"these orders again has rewound the turn: keep both views (pbem verify-view reports them as a signed "
-        f"proof) and build orders only on your latest view", file=built_on, section="PROTOCOL §4a"))
+        f"proof) and build orders only on your latest view", file=built_on, section="docs/protocol.md §4a"))
 
 
 def refuse_rewound_in(ledgers: Sequence[Ledger], side: str, seq: int, ack: str, built_on: str) -> None:

@@ -63,7 +63,7 @@ class Position:
             closed = "the game is over; no more orders are taken"
         elif self.next_seq > self.game.chain_length:
             closed = (f"the seed chain's {self.game.chain_length} links are all used: the game cannot go on "
-                      "(PROTOCOL.md §3)")
+                      "(docs/protocol.md §3)")
         elif archive.decision_requests(self.next_seq):
             closed = (f"adjudication {self.next_seq} is under way (waiting for a decision); "
                       "orders for it can no longer change")

@@ -42,7 +42,7 @@ class Resolution:
 
 @dataclass(frozen=True)
 class DecisionRequest:
-    """A choice a side must make in the middle of resolution (PROTOCOL.md §4, Decisions).
+    """A choice a side must make in the middle of resolution (docs/protocol.md §4, Decisions).
 
     `question` and `options` go into a file only `side` receives: they must hold nothing the
     rules hide from that side.

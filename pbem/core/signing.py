@@ -1,6 +1,6 @@
-"""Keys, SSHSIG signatures and the armored PBEM form (PROTOCOL.md §2).
+"""Keys, SSHSIG signatures and the armored PBEM form (docs/protocol.md §2).
 
-Everything here is byte-compatible with OpenSSH, because PROTOCOL.md §2 promises that
+Everything here is byte-compatible with OpenSSH, because docs/protocol.md §2 promises that
 a player can sign with `ssh-keygen -Y sign` alone and that a third party can check every
 signature with `ssh-keygen -Y verify`:
 
@@ -11,7 +11,7 @@ signature with `ssh-keygen -Y verify`:
 - the armored PBEM form carries a canonical text and its signature inside a mail body
   or a forum post, surviving CRLF conversion, trailing-space damage and reply quoting.
 
-Only Ed25519 is accepted (PROTOCOL.md §2: every party has an OpenSSH Ed25519 key).
+Only Ed25519 is accepted (docs/protocol.md §2: every party has an OpenSSH Ed25519 key).
 Ed25519 signing is deterministic, so a signature made here is byte-identical to the one
 ssh-keygen makes for the same key, namespace and file.
 """
@@ -65,8 +65,8 @@ __all__ = [
 _NO_PARTIES: Mapping[str, str] = MappingProxyType({})
 
 # ---------------------------------------------------------------------------
-# Namespaces (PROTOCOL.md §2): players sign under pbem-orders@<game>, the referee
-# under pbem-turn@<game>. The game id pattern is the one PROTOCOL.md §3 fixes.
+# Namespaces (docs/protocol.md §2): players sign under pbem-orders@<game>, the referee
+# under pbem-turn@<game>. The game id pattern is the one docs/protocol.md §3 fixes.
 # ---------------------------------------------------------------------------
 
 _GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}\Z")
@@ -81,7 +81,7 @@ def namespace(kind: Literal["orders", "turn"], game: str) -> str:
     if kind not in ("orders", "turn"):
         raise ValueError(f"namespace kind must be 'orders' or 'turn', not {kind!r}")
     if not _GAME_ID.match(game):
-        raise ValueError(f"game id {game!r} does not match [a-z0-9][a-z0-9-]{{2,63}} (PROTOCOL.md §3)")
+        raise ValueError(f"game id {game!r} does not match [a-z0-9][a-z0-9-]{{2,63}} (docs/protocol.md §3)")
     return f"pbem-{kind}@{game}"
 
 
@@ -148,7 +148,7 @@ def _wrap_base64(data: bytes) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Public keys: one line "ssh-ed25519 <base64 blob> [comment]" (PROTOCOL.md §2).
+# Public keys: one line "ssh-ed25519 <base64 blob> [comment]" (docs/protocol.md §2).
 # ---------------------------------------------------------------------------
 
 _ED25519 = "ssh-ed25519"
@@ -593,7 +593,7 @@ def load_signing_key(path: Path, passphrase: bytes | None = None) -> SigningKey:
 
 
 # ---------------------------------------------------------------------------
-# SSHSIG (OpenSSH PROTOCOL.sshsig), hash sha512 (PROTOCOL.md §2).
+# SSHSIG (OpenSSH PROTOCOL.sshsig), hash sha512 (docs/protocol.md §2).
 #
 #   blob   = "SSHSIG" uint32 1  string publickey  string namespace  string reserved
 #            string hash_algorithm  string signature
@@ -731,17 +731,17 @@ def _parse_sshsig(blob: bytes, file: str | None) -> _Sshsig:
 
 
 def _check_algorithms(parsed: _Sshsig, file: str | None) -> Ed25519PublicKey:
-    """The signing key, if the signature uses what PROTOCOL.md §2 prescribes."""
+    """The signing key, if the signature uses what docs/protocol.md §2 prescribes."""
     key_type = _blob_key_type(parsed.public_blob)
     if key_type != _ED25519:
         raise SignatureError(
             f"unsupported key type: signed with an {_describe_key_type(key_type)} key;"
-            " PBEM signatures are made with ssh-ed25519 keys (PROTOCOL.md §2)",
+            " PBEM signatures are made with ssh-ed25519 keys (docs/protocol.md §2)",
             file=file,
         )
     if parsed.hash_algorithm != _HASH:
         raise SignatureError(
-            f"unsupported hash {parsed.hash_algorithm!r}: PBEM signatures use sha512 (PROTOCOL.md §2),"
+            f"unsupported hash {parsed.hash_algorithm!r}: PBEM signatures use sha512 (docs/protocol.md §2),"
             " ssh-keygen's default (do not pass -O hashalg=...)",
             file=file,
         )
@@ -831,7 +831,7 @@ def verify(
 
 
 # ---------------------------------------------------------------------------
-# Canonical text and the armored form (PROTOCOL.md §2).
+# Canonical text and the armored form (docs/protocol.md §2).
 # ---------------------------------------------------------------------------
 
 _ARMOR_BEGIN = b"-----BEGIN PBEM SIGNED FILE-----"
@@ -1106,7 +1106,7 @@ def verify_armored(
     file: str | None = None,
     others: Mapping[str, str] = _NO_PARTIES,
 ) -> tuple[bytes, str]:
-    """(the bytes that verified, signer): the exact text first, then its canonical text (PROTOCOL.md §2).
+    """(the bytes that verified, signer): the exact text first, then its canonical text (docs/protocol.md §2).
 
     The stand-in `read_armored` lists for a block it could not read fails here, with its reason.
     """

@@ -1,4 +1,4 @@
-"""Per-side views: the state, events and rolls one side may know (PROTOCOL.md §4, Views).
+"""Per-side views: the state, events and rolls one side may know (docs/protocol.md §4, Views).
 
 A view is a pure function of the master turn file, the side and the hash of that side's
 previous view, so the audit can rebuild every view byte for byte and compare.

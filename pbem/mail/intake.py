@@ -65,6 +65,7 @@ class Answer:
     accepted: int = 0  # files newly stored for this recipient's side
     size: int = 0  # bytes of the lines that count against MAX_ANSWER_BYTES
     cut: bool = False  # something was left out to keep the answer within MAX_ANSWER_BYTES
+    files: list[tuple[str, bytes]] = field(default_factory=list)  # signed receipts, each with its .sig
 
     def add(self, text: str, *, always: bool = False) -> None:
         """Add one paragraph; past MAX_ANSWER_BYTES the rest is cut (but not an `always` one: a receipt)."""
@@ -327,6 +328,9 @@ class MailIntake:
             target = answer(served.addresses.get(receipt.side, mail.sender), served, receipt.side)
             target.add(f"{item.label}: {receipt}", always=True)
             target.accepted += 1
+            if receipt.signed is not None:  # the signed proof of arrival, for the player's ledger
+                for rel in (receipt.signed, receipt.signed + ".sig"):
+                    target.files.append((rel.rsplit("/", 1)[-1], (served.root / rel).read_bytes()))
         for error in result.errors:
             text = str(error).replace(prefix, "").replace(str(work) + "/", "")
             if len(text.encode("utf-8")) > MAX_ERROR_BYTES:

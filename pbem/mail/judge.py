@@ -237,7 +237,9 @@ class Judge:
                     f"<{self.address}>. This answer was sent automatically.\n")
             outgoing = compose(sender=self.address, to=[answer.to], subject=subject, body=body,
                                message_id=make_id("answer", mail.message_id, answer.to.lower(), domain=self.domain),
-                               game=game.id, in_reply_to=mail.message_id, references=mail.references, now=self.now())
+                               game=game.id, in_reply_to=mail.message_id, references=mail.references, now=self.now(),
+                               attachments=[Part(name, data, "application/yaml" if name.endswith(".yaml")
+                                                 else "application/octet-stream") for name, data in answer.files])
             game.state.queue(outgoing)
             ids.append(outgoing.message_id)
         return ids
