@@ -3,6 +3,7 @@ side, naming what it replaces; a late file gets none; the sender learns nothing 
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,34 @@ def test_the_mail_judge_mails_the_signed_receipt(tmp_path: Path) -> None:
                    {"referee": world.referee.public_line})
     doc = yamlio.load_bytes(files[name], name).data
     assert doc["hash"] == chance.file_hash(data) and doc["received"] == clock.utc_text(world.clock())
+
+
+@pytest.mark.parametrize("arrived_hours, on_time", [(47, True), (48.5, False)])
+def test_the_judge_holds_the_arrival_not_the_poll_against_the_deadline(tmp_path: Path, arrived_hours: float,
+                                                                        on_time: bool) -> None:
+    # Orders delivered before the deadline count although the judge reads them after it.
+    import os
+
+    from tests.test_mail_kit import (ADDRESSES, START, body_text, deliver, make_world, maildir_judge, plain_mail,
+                                     signed_orders, take_outbox)
+
+    world = make_world(tmp_path, settings={"deadline": "48h"})
+    maildir = tmp_path / "Maildir"
+    judge = maildir_judge(world, maildir)
+    judge.run(once=True)
+    take_outbox(maildir)
+    data, sig = signed_orders(world, "red", [{"place": "hq", "cell": 2}])
+    path = deliver(maildir, plain_mail(ADDRESSES["red"], "orders", "x",
+                                       files={"o.yaml": data, "o.yaml.sig": sig.encode()}))
+    arrival = START.timestamp() + arrived_hours * 3600
+    os.utime(path, (arrival, arrival))
+    world.clock.advance(hours=49)  # the judge polls after the deadline
+    judge.run(once=True)
+    texts = [body_text(mail) for mail in take_outbox(maildir)]
+    receipts = list((world.root / "orders/0001").glob("red-*.receipt.yaml"))
+    if on_time:
+        [receipt] = receipts
+        assert yamlio.load_file(receipt).data["received"] == clock.utc_text(
+            START + datetime.timedelta(hours=arrived_hours))
+    else:
+        assert receipts == [] and any("after the deadline" in text for text in texts), texts

@@ -9,6 +9,7 @@ the judge waits with IDLE where the server has it (RFC 2177), else polls.
 
 from __future__ import annotations
 
+import datetime
 import imaplib
 import re
 import select
@@ -100,14 +101,14 @@ class ImapInbox:
             raise
         uids = [uid.decode("ascii") for uid in (data[0] or b"").split()] if data and isinstance(data[0], bytes) else []
         for uid in uids:
-            typ, meta = conn.uid("FETCH", uid, "(RFC822.SIZE)")
+            typ, meta = conn.uid("FETCH", uid, "(RFC822.SIZE INTERNALDATE)")
             if typ != "OK" or not meta or meta[0] is None:
                 continue
             header = meta[0] if isinstance(meta[0], bytes) else meta[0][0]
             found = _SIZE.search(header)
             if not found:
                 continue
-            yield Incoming(uid, int(found.group(1)), self._loader(uid, int(found.group(1))))
+            yield Incoming(uid, int(found.group(1)), self._loader(uid, int(found.group(1))), _arrival(header))
 
     def _loader(self, uid: str, size: int):  # type: ignore[no-untyped-def]
         def load(limit: int) -> bytes:
@@ -201,3 +202,11 @@ class ImapInbox:
                     raise OSError("the IMAP server closed the connection")
                 if line.startswith(tag):
                     break
+
+
+def _arrival(header: bytes) -> datetime.datetime | None:
+    """The server's INTERNALDATE (when it took the mail in), in UTC, if the FETCH answer has one."""
+    parsed = imaplib.Internaldate2tuple(header)
+    if parsed is None:
+        return None
+    return datetime.datetime.fromtimestamp(int(time.mktime(parsed)), datetime.timezone.utc)

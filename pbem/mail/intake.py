@@ -12,6 +12,7 @@ the sender's file names are checked and used in messages, never as paths.
 
 from __future__ import annotations
 
+import datetime
 import re
 import secrets
 import shutil
@@ -128,7 +129,8 @@ class MailIntake:
 
     def __init__(self, served: Sequence[Served], home: Path, max_files: int,
                  now: clock.Clock = clock.system_clock) -> None:
-        self.now = now  # stamps receipts and is held against deadlines
+        self.now = now  # stamps receipts and is held against deadlines, unless a mail says when it came
+        self._arrived: datetime.datetime | None = None
         self.served = list(served)
         self.by_id = {item.game.id: item for item in self.served}
         self.home = home
@@ -255,7 +257,9 @@ class MailIntake:
         rels = [rel for owner, _, rel in Archive(served.root).orders_files(seq) if owner == side]
         return rels[-1] if rels else None
 
-    def handle(self, mail: ParsedMail) -> Outcome:
+    def handle(self, mail: ParsedMail, arrived: datetime.datetime | None = None) -> Outcome:
+        """Take every signed file of one mail; `arrived` stamps receipts (default: the clock)."""
+        self._arrived = arrived
         answers: dict[tuple[str, str | None], Answer] = {}
         notes = list(mail.notes)
         touched: list[Served] = []
@@ -320,7 +324,8 @@ class MailIntake:
                 text += f". Your newest orders, {newest}, stay in force"
             target.add(text)
             return
-        result = submit(served.root, item.path, item.sig, now=self.now)
+        arrived = self._arrived
+        result = submit(served.root, item.path, item.sig, now=self.now if arrived is None else (lambda: arrived))
         if served not in touched:
             touched.append(served)
         prefix = str(item.path.parent) + "/"

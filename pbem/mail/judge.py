@@ -151,6 +151,13 @@ class Judge:
         report.sent = self.flush()
         return report
 
+    def _arrival(self, item: Incoming) -> datetime.datetime:
+        """When the mail came: the mailbox's word for it, never later than the judge's own clock.
+
+        Orders that arrive before a deadline count even when the judge reads them after it."""
+        now = self.now()
+        return min(item.arrived, now) if item.arrived is not None else now
+
     def _sleep(self) -> float:
         """Seconds until the next reminder or deadline, at most the poll interval."""
         wait = self.poll_seconds
@@ -200,7 +207,7 @@ class Judge:
                 answers = [Answer(mail.sender, own[0] if own else None, own[1] if own else None, [mail.fatal])]
                 touched: list[Served] = []
             else:
-                outcome = self.intake.handle(mail)
+                outcome = self.intake.handle(mail, self._arrival(item))
                 handled, reason, answers, touched = outcome.handled, outcome.reason, outcome.answers, outcome.touched
         except ArchiveError:
             raise  # the game is locked by another command, or damaged: the mail stays in the inbox for later

@@ -9,6 +9,7 @@ by the answer's Message-ID, so writing the same answer again cannot make a secon
 
 from __future__ import annotations
 
+import datetime
 import os
 import shutil
 import time
@@ -44,7 +45,9 @@ class MaildirInbox:
         entries.sort(key=lambda p: (p.stat().st_mtime, p.name))
         for path in entries:
             if path.exists():
-                yield Incoming(str(path.relative_to(self.root)), path.stat().st_size, self._loader(path))
+                info = path.stat()  # delivery writes the file, then renames it into new/: its mtime is the arrival
+                arrived = datetime.datetime.fromtimestamp(int(info.st_mtime), datetime.timezone.utc)
+                yield Incoming(str(path.relative_to(self.root)), info.st_size, self._loader(path), arrived)
 
     @staticmethod
     def _loader(path: Path):  # type: ignore[no-untyped-def]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Callable, Iterator, Protocol
 
@@ -19,6 +20,7 @@ class Incoming:
     key: str
     size: int
     load: Callable[[int], bytes]  # load(limit): the whole mail if size <= limit, else its first bytes
+    arrived: datetime.datetime | None = None  # when the mailbox took it in: what deadlines are held against
 
 
 class Inbox(Protocol):
