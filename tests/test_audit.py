@@ -154,3 +154,16 @@ def test_views_rebuild_byte_for_byte(finished_duel: DemoGame, seq: int) -> None:
     rel = view_rel(seq, "red")
     resign(finished_duel, rel, lambda v: v["events"].append({"type": "note"}))
     assert fields(audit(finished_duel.root), rel)
+
+
+def test_a_version_1_archive_still_audits_under_version_1() -> None:
+    # Recorded before protocol version 2 (restricted rolls from the phase seed, no receipts,
+    # no deadlines): it must keep auditing by the rules it was played under.
+    import tests.conftest  # noqa: F401  (the duel fixture ruleset)
+    from pbem.core.audit import audit_report
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "v1-duel"
+    report = audit_report(fixture)
+    assert report.found == []
+    assert report.summary.startswith("7 adjudications verified; the game is over")
+

@@ -28,7 +28,7 @@ from ..core import chance, yamlio
 from ..core.archive import Archive, seq_dir
 from ..core.errors import PbemError
 from ..core.game import initial_state, load_game, next_block
-from ..core.position import load_turn
+from ..core.position import announced_deadline, load_turn
 from ..core.ruleset import STANDING_KEY, Ruleset, State
 from ..core.views import public_next
 from .compose import Part
@@ -98,7 +98,7 @@ def public_turn(game_dir: Path | str, seq: int | None = None) -> PublicTurn:
     if seq == 0:
         state = initial_state(game)
         turn: dict[str, Any] = {"phases": [], "events": [], "dice": {"rolls": [], "seed": None, "phase_seed": None},
-                                "orders": [], "next": next_block(ruleset, state)}
+                                "orders": [], "next": next_block(ruleset, state, announced_deadline(archive, game))}
         master_hash = None
     else:
         turn, data = load_turn(archive, game, seq)
@@ -106,9 +106,9 @@ def public_turn(game_dir: Path | str, seq: int | None = None) -> PublicTurn:
         master_hash = chance.file_hash(data)
     sides = game.sides
     orders = [{key: entry[key] for key in ("side", "status", "hash") if key in entry} for entry in turn["orders"]]
-    deadline = None
+    deadline = turn["next"].get("deadline")  # version 2: the deadline the referee signed
     plan = schedule(game.settings())
-    opened = JudgeState(game_dir).opened(seq + 1) if plan else None
+    opened = JudgeState(game_dir).opened(seq + 1) if plan and deadline is None else None
     if plan and opened and "result" not in turn["next"]:
         deadline = iso(plan.due_at(opened))
     return PublicTurn(game.id, f"{ruleset.id} {ruleset.version}", seq, list(turn["phases"]),
