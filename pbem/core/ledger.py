@@ -13,7 +13,6 @@ referee key (another game that happens to share the id, or a stray file) is igno
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any, Iterator, Mapping
 from . import chance, schemas, signing, yamlio
 from .archive import MAX_ARCHIVED_BYTES, write_signed
 from .errors import PbemError, Problem
-from .game import Game
+from .game import GAME_ID, Game
 from .schemafiles import load_schema
 
 LEDGER_ENV = "PBEM_LEDGER"
@@ -44,7 +43,7 @@ def ledger_base(option: Path | str | None = None) -> Path:
 
 
 def ledger_folder(game_id: str, base: Path | str | None = None) -> Path:
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{2,63}", game_id):
+    if not GAME_ID.fullmatch(game_id):
         raise PbemError(f"{game_id!r} is not a game id: no ledger folder for it")
     return ledger_base(base) / game_id
 
