@@ -140,3 +140,77 @@ def test_the_judge_holds_the_arrival_not_the_poll_against_the_deadline(tmp_path:
             START + datetime.timedelta(hours=arrived_hours))
     else:
         assert receipts == [] and any("after the deadline" in text for text in texts), texts
+
+
+def test_the_audit_checks_every_restricted_rolls_key(tmp_path: Path) -> None:
+    # A referee who writes a key that does not come from the hidden chain (one tried until it gives
+    # the recorded value) is caught by the audit's replay, not only at the end of the game.
+    game = play_duel(tmp_path, exchanges=3)
+    rel = "turns/0002/turn.yaml"
+    turn = yamlio.load_file(game.root / rel).data
+    [index] = [n for n, roll in enumerate(turn["dice"]["rolls"]) if "key" in roll][:1]
+    turn["dice"]["rolls"][index]["key"] = "ab" * 32
+    data = yamlio.dump(turn).encode()
+    (game.root / rel).write_bytes(data)
+    (game.root / (rel + ".sig")).write_text(signing.sign(data, game.referee, "pbem-turn@demo-duel"))
+    found = [str(item) for item in audit(game.root)]
+    assert any(f"dice.rolls[{index}].key" in item for item in found), found
+
+
+def test_a_receipt_for_a_file_the_turn_ignored_is_caught(tmp_path: Path) -> None:
+    game = play_duel(tmp_path, exchanges=1)
+    path = orders_of(game, "red", "red-a.yaml")
+    data = yamlio.dump({**yamlio.load_file(path).data, "entropy": "cd" * 32}).encode()  # not the bot's later file
+    path.write_bytes(data)
+    path.with_name(path.name + ".sig").write_text(signing.sign(data, game.players["red"], "pbem-orders@demo-duel"))
+    first = submit(game.root, path, referee_key=game.referee, now=game.clock)
+    assert first.receipts and audit(game.root) == []
+    orphan = game.root / first.receipts[0].signed
+    stored = game.root / first.receipts[0].rel
+    saved = orphan.read_bytes(), (orphan.with_name(orphan.name + ".sig")).read_bytes()
+    stored.unlink()
+    stored.with_name(stored.name + ".sig").unlink()
+    assert audit(game.root) == []  # a crash mid-intake looks like this: tolerated while the seq is open
+    assert game.round()  # both sides send orders (red again), the referee adjudicates seq 2
+    assert Archive(game.root).latest_seq() == 2
+    # the referee's tool swept the orphan before adjudicating; put it back as a referee would who
+    # deleted only the file and kept the receipt
+    orphan.write_bytes(saved[0])
+    orphan.with_name(orphan.name + ".sig").write_bytes(saved[1])
+    found = [str(item) for item in audit(game.root)]
+    # red's later file took the freed number, so the receipt now contradicts the file it names
+    assert any(item.startswith(str(first.receipts[0].signed)) for item in found), found
+
+
+def test_an_orphan_receipt_in_an_adjudicated_seq_is_caught(tmp_path: Path) -> None:
+    game = play_duel(tmp_path, exchanges=2)
+    receipt = game.root / "orders/0002/red-0001.receipt.yaml"
+    stray = game.root / "orders/0002/red-0009.receipt.yaml"  # its file deleted, the receipt kept
+    stray.write_bytes(receipt.read_bytes())
+    stray.with_name(stray.name + ".sig").write_bytes(receipt.with_name(receipt.name + ".sig").read_bytes())
+    found = [str(item) for item in audit(game.root)]
+    assert any("red-0009.receipt.yaml" in item and "not in the archive" in item for item in found), found
+
+
+def test_verify_view_catches_receipts_that_do_not_count_in_order(tmp_path: Path) -> None:
+    # A referee who numbers the first file 2 and the second 1 (so the older one counts) leaves
+    # the player two receipts that cannot both be true.
+    from pbem.core.game import load_game
+    from pbem.core.verify_view import SignedFile, check_receipts
+
+    game = play_duel(tmp_path, exchanges=1)
+
+    def receipt(name: str, number: int, digest: str, replaces: str | None, received: str) -> SignedFile:
+        doc = {"pbem": 2, "kind": "receipt", "game": "demo-duel", "seq": 2, "side": "red",
+               "file": f"orders/0002/{name}.yaml", "hash": digest, "number": number, "received": received,
+               "replaces": replaces}
+        return SignedFile(name, b"", "", doc)
+
+    a, b = "sha256:" + "a" * 64, "sha256:" + "b" * 64
+    honest = [receipt("red-0001", 1, a, None, "2026-01-01T00:00:00Z"),
+              receipt("red-0002", 2, b, a, "2026-01-01T00:01:00Z")]
+    assert check_receipts(load_game(game.root), [], honest, {}) == []
+    swapped = [receipt("red-0001", 2, a, None, "2026-01-01T00:00:00Z"),
+               receipt("red-0002", 1, b, a, "2026-01-01T00:01:00Z")]
+    found = [str(item) for item in check_receipts(load_game(game.root), [], swapped, {})]
+    assert any("replaces" in item for item in found), found

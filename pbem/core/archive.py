@@ -241,6 +241,27 @@ class Archive:
         target = receipt_rel(rel)
         return target if self.path(target).is_file() and self.path(target + ".sig").is_file() else None
 
+    def orphan_receipts(self, seq: int) -> list[str]:
+        """Receipts of seq whose acknowledged file is not here (only a crash mid-intake leaves one)."""
+        found = []
+        for folder in (f"orders/{seq_dir(seq)}", f"decisions/{seq_dir(seq)}"):
+            base = self.root / folder
+            if not base.is_dir():
+                continue
+            for entry in sorted(base.iterdir()):
+                if entry.name.endswith(RECEIPT_SUFFIX):
+                    acknowledged = entry.with_name(entry.name[: -len(RECEIPT_SUFFIX)] + ".yaml")
+                    if not (acknowledged.is_file() and acknowledged.with_name(acknowledged.name + ".sig").is_file()):
+                        found.append(f"{folder}/{entry.name}")
+        return found
+
+    def sweep_orphan_receipts(self) -> None:
+        """Remove what an intake cut short left: a receipt whose file never landed, in the seq under way."""
+        for rel in self.orphan_receipts(self.latest_seq() + 1):
+            for name in (rel + ".sig", rel):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.path(name))
+
     def next_arrival(self, seq: int) -> int:
         """The arrival number for the next orders file or reply of this seq."""
         numbers = [n for _, n, _ in self.orders_files(seq)] + [n for _, n, _ in self.decision_replies(seq)]
@@ -311,6 +332,7 @@ class Archive:
                                            "when it has finished") from None
                     time.sleep(0.05)
             self.sweep_temporaries()
+            self.sweep_orphan_receipts()
             yield
         finally:
             os.close(fd)

@@ -320,7 +320,7 @@ class Auditor:
 
     def compare_rolls(self, rel: str, expected: list[dict[str, Any]], found: list[dict[str, Any]]) -> None:
         for index, (want, have) in enumerate(zip(expected, found)):
-            for key in ("i", "n", "value", "for", "seen_by"):
+            for key in ("i", "n", "value", "for", "seen_by", "key"):
                 if want.get(key) != have.get(key):
                     self.note(rel, f"dice.rolls[{index}].{key}", f"expected {want.get(key)!r}, found "
                                                                 f"{have.get(key)!r}")
@@ -387,14 +387,18 @@ class Auditor:
         for index, _, rel in self.archive.decision_replies(seq):
             known = records.get(index)
             side = known.side if known else ""
-            doc = self.receipt(game, rel, seq, side, replies.get(index, [None])[-1], len(replies.get(index, [])) + 1)
+            doc = self.receipt(game, rel, seq, side, replies.get(index, [None])[-1], len(replies.get(index, [])) + 1,
+                               known.request_hash if known else None)
             if doc is not None and known is not None and known.deadline is not None and \
                     clock.later_than(doc["received"], known.deadline):
                 self.note(receipt_rel(rel), "received", f"{doc['received']} is after the request's deadline "
                                                          f"{known.deadline}: the reply came late")
             replies.setdefault(index, []).append(rel)
         if turn is None:
-            return
+            return  # a crash may leave a receipt whose file never landed; the next command sweeps it
+        for orphan in self.archive.orphan_receipts(seq):
+            self.note(orphan, "file", "a receipt for a file that is not in the archive: the referee acknowledged "
+                                      f"it, then adjudicated seq {seq} without it")
         for position, entry in enumerate(turn["orders"]):
             field = f"orders[{position}]"
             if entry["status"] == "missing":
@@ -403,7 +407,7 @@ class Auditor:
                 self.note(turn_rel(seq), f"{field}.deadline", "only a missing side has a deadline recorded")
 
     def receipt(self, game: Game, rel: str, seq: int, side: str, replaces: str | None,
-                number: int) -> dict[str, Any] | None:
+                number: int, request: str | None = None) -> dict[str, Any] | None:
         """The receipt of one accepted file, checked field by field against the archive."""
         target = receipt_rel(rel)
         got = self.signed(target, game.turn_namespace(), {"referee": game.referee_key})
@@ -417,7 +421,7 @@ class Auditor:
             self.note(rel, "file", str(error))
             return None
         expected = {"game": game.id, "seq": seq, "side": side, "file": rel, "hash": chance.file_hash(data),
-                    "number": number, "replaces": replaced}
+                    "number": number, "replaces": replaced, "request": request}
         for key, value in expected.items():
             self.same(target, key, value, doc.get(key))
         return doc

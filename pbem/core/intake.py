@@ -175,8 +175,8 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
         replaces = mine[-1] if mine else None
         receipt = receipt_document(game, expect.seq, signer, rel, data, len(mine) + 1, referee.received,
                                    archive.read(replaces) if replaces else None)
-        # The receipt lands first: a crash between the two leaves an orphan receipt (ignored, and
-        # overwritten by the next arrival), never an accepted file without its receipt.
+        # The receipt lands first: a crash between the two leaves an orphan receipt, which the next
+        # command under the lock removes; never an accepted file without its receipt.
         signed = _write_receipt(archive, game, referee, receipt)
         archive.write_signed_rel(rel, data, candidate.signature)
     have = {side for side, _, _ in archive.orders_files(expect.seq)}

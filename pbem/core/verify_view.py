@@ -339,6 +339,8 @@ def check_receipts(game: Game, views: Sequence[SignedFile], receipts: Sequence[S
             replies.setdefault((doc["seq"], doc["side"], doc["request"]), []).append(receipt)
         else:
             orders.setdefault((doc["seq"], doc["side"]), []).append(receipt)
+    for _, group in [*sorted(orders.items()), *sorted(replies.items())]:
+        found.extend(_receipt_sequence(group))
     for (seq, side), group in sorted(orders.items()):
         for view in views:
             if view.seq != seq or view.seq == 0:
@@ -357,6 +359,33 @@ def check_receipts(game: Game, views: Sequence[SignedFile], receipts: Sequence[S
                 continue
             found.extend(_replies_against_view(view, side, seq, request, group, deadline))
     return found
+
+
+def _receipt_sequence(group: Sequence[SignedFile]) -> Iterator[Discrepancy]:
+    """One side's receipts for one seq (or one request) must count 1, 2, 3... in arrival order, each
+    naming the file the one before it acknowledged as the file it replaces (docs/protocol.md §4a)."""
+    by_number: dict[int, SignedFile] = {}
+    for receipt in group:
+        other = by_number.get(receipt.doc["number"])
+        if other is not None and other.doc["hash"] != receipt.doc["hash"]:
+            yield _discrepancy(receipt.name, "number", f"{other.name} has the same number {receipt.doc['number']} "
+                                                       f"for another file: {PROOF}")
+        by_number[receipt.doc["number"]] = receipt
+    for number, receipt in sorted(by_number.items()):
+        before = by_number.get(number - 1)
+        if number == 1 and receipt.doc["replaces"] is not None:
+            yield _discrepancy(receipt.name, "replaces", f"receipt number 1 names a file it replaces "
+                                                         f"({receipt.doc['replaces']}): {PROOF}")
+        if before is None:
+            continue
+        if receipt.doc["replaces"] != before.doc["hash"]:
+            yield _discrepancy(receipt.name, "replaces", f"receipt number {number} replaces {receipt.doc['replaces']}, "
+                                                         f"but number {number - 1} ({before.name}) acknowledged "
+                                                         f"{before.doc['hash']}: {PROOF}")
+        if _late(before.doc["received"], receipt.doc["received"]):
+            yield _discrepancy(receipt.name, "received", f"number {number} was received at "
+                                                         f"{receipt.doc['received']}, before number {number - 1} "
+                                                         f"({before.doc['received']}): {PROOF}")
 
 
 def _orders_against_view(view: SignedFile, side: str, seq: int, entry: Mapping[str, Any],
