@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator
 
 import os
 
@@ -62,7 +63,16 @@ def setup_keys_only(workdir: Path) -> DemoGame:
     return DemoGame(workdir / "game", keys["referee"], {s: keys[s] for s in game.sides}, lambda _: None)
 
 
-@pytest.fixture(autouse=True)
-def private_ledger(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Player commands keep a ledger (docs/ledger.md): in tests, never the developer's own."""
-    monkeypatch.setenv("PBEM_LEDGER", str(tmp_path_factory.mktemp("ledger")))
+@pytest.fixture(scope="session", autouse=True)
+def private_ledger(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Player commands keep a ledger (docs/ledger.md): in tests, never the developer's own.
+
+    Session-wide, so module-scoped fixtures that play games are covered too; a test that needs a
+    ledger of its own sets PBEM_LEDGER itself."""
+    before = os.environ.get("PBEM_LEDGER")
+    os.environ["PBEM_LEDGER"] = str(tmp_path_factory.mktemp("ledger"))
+    yield
+    if before is None:
+        del os.environ["PBEM_LEDGER"]
+    else:
+        os.environ["PBEM_LEDGER"] = before

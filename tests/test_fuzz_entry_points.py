@@ -169,18 +169,6 @@ def sign_as(key: signing.SigningKey, data: bytes, game_id: str, party: str = "or
 # --- the games --------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module", autouse=True)
-def ledger_elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """verify-view keeps the player's ledger: here, never in the home directory."""
-    before = os.environ.get("PBEM_LEDGER")
-    os.environ["PBEM_LEDGER"] = str(tmp_path_factory.mktemp("ledger"))
-    yield
-    if before is None:
-        del os.environ["PBEM_LEDGER"]
-    else:
-        os.environ["PBEM_LEDGER"] = before
-
-
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished duel (game/ and keys/), played once for this module; tests copy it before changing it."""
@@ -279,16 +267,21 @@ def test_submit_hostile_signatures_and_special_files(worlds: Callable[[str], Wor
         path.write_bytes(valid_orders(world))
 
 
+def submit_signed_by_red(world: World, name: str, data: bytes) -> None:
+    """Hand in `data` with red's good signature beside it: only what lies behind the signature is fuzzed."""
+    folder = world.workdir / "hypothesis"
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    path.write_bytes(data)
+    path.with_name(name + ".sig").write_text(sign_as(world.keys["red"], data, world.game_id))
+    refused("submit", world.root, path)
+
+
 @FUZZ
 @given(data=st.binary(max_size=3000))
 def test_submit_random_signed_bytes(worlds: Callable[[str], World], data: bytes) -> None:
     world = worlds("submit")
-    folder = world.workdir / "hypothesis"
-    folder.mkdir(exist_ok=True)
-    path = folder / "random.yaml"
-    path.write_bytes(data)
-    path.with_name("random.yaml.sig").write_text(sign_as(world.keys["red"], data, world.game_id))
-    refused("submit", world.root, path)
+    submit_signed_by_red(world, "random.yaml", data)
 
 
 @FUZZ
@@ -297,12 +290,7 @@ def test_submit_truncated_orders(worlds: Callable[[str], World], cut: int) -> No
     world = worlds("submit")
     valid = valid_orders(world)
     data = valid[: cut % (len(valid) - 2)]  # never the whole file (nor all but its last newline)
-    folder = world.workdir / "hypothesis"
-    folder.mkdir(exist_ok=True)
-    path = folder / "cut.yaml"
-    path.write_bytes(data)
-    path.with_name("cut.yaml.sig").write_text(sign_as(world.keys["red"], data, world.game_id))
-    refused("submit", world.root, path)
+    submit_signed_by_red(world, "cut.yaml", data)
 
 
 @FUZZ
