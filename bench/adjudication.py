@@ -33,7 +33,7 @@ from pbem.core import chance, signing, yamlio  # noqa: E402
 from pbem.core.adjudicator import (AcceptedOrders, adjudicate, decision_files, newest_order_files,  # noqa: E402
                                    render_views, resolve_adjudication, turn_document)
 from pbem.core.archive import Archive, commit_folder, view_rel  # noqa: E402
-from pbem.core.game import chain_secret, load_game  # noqa: E402
+from pbem.core.game import chain_secret, hidden_chain_seed, load_game  # noqa: E402
 from pbem.core.orders import orders_problems  # noqa: E402
 from pbem.core.position import current_position  # noqa: E402
 from pbem.core.views import view_state  # noqa: E402
@@ -48,7 +48,7 @@ def split(root: Path, scratch: Path, referee: signing.SigningKey) -> dict[str, f
     archive = Archive(root)
     game = load_game(root)
     position = current_position(game)
-    ruleset, seq = game.ruleset, position.next_seq
+    ruleset, seq = position.rules, position.next_seq
     stored = {side: (rel, archive.read_signed(rel)) for side, rel in newest_order_files(archive, seq).items()}
     t["load"] = time.perf_counter() - start
 
@@ -72,15 +72,16 @@ def split(root: Path, scratch: Path, referee: signing.SigningKey) -> dict[str, f
     start = time.perf_counter()
     seed = chance.chain_seed(game.id, chain_secret(game), game.chain_length, seq)
     answers = {i: r.answer for i, r in decisions.items() if r.reply_rel is not None}
+    hidden = hidden_chain_seed(game, seq)
     outcome = resolve_adjudication(ruleset, game.id, game.sides, seq, position.state, position.previous_hash, seed,
-                                   accepted, answers)
+                                   accepted, answers, hidden)
     t["resolve"] = time.perf_counter() - start
     if outcome.pending is not None:
         return None
 
     start = time.perf_counter()
     turn = turn_document(game, seq, position.previous_hash, seed, outcome, accepted, position.awaiting(),
-                         decisions, ruleset)
+                         decisions, ruleset, hidden)
     turn_bytes = yamlio.dump(turn).encode("utf-8")
     previous = {side: chance.file_hash(archive.read(view_rel(seq - 1, side))) for side in game.sides}
     views = render_views(ruleset, game, turn, turn_bytes, previous)

@@ -14,7 +14,7 @@ from typing import Any, Iterator, Mapping
 
 from .core import chance
 from .core.errors import PbemError
-from .core.ruleset import STANDING_KEY, DecisionNeeded, Decisions, Ruleset, State, Submission
+from .core.ruleset import STANDING_KEY, DecisionNeeded, Decisions, Ruleset, State, Submission, start
 
 
 @dataclass
@@ -29,27 +29,27 @@ class Stats:
         table[turn] = table.get(turn, 0) + 1
 
 
-def play_states(ruleset: Ruleset, scenario: Mapping[str, Any], seed: bytes, *,
+def play_states(ruleset: Ruleset[Any], scenario: Mapping[str, Any], seed: bytes, *,
                 standing: Mapping[str, Mapping[str, Any]] | None = None, stats: Stats | None = None,
                 max_phases: int = 4000) -> Iterator[State]:
     """Yield the state after every resolved phase of one bot game (the last one is over).
 
     `standing`, when given, replaces every side's standing answers at the start.
     """
-    state = ruleset.initial_state(scenario)
+    rules, state = start(ruleset, scenario)
     sides = ruleset.sides(scenario)
     if standing is not None:
         state[STANDING_KEY] = {side: dict(standing.get(side, {})) for side in sides}
     yield state
     for number in range(max_phases):
-        if ruleset.result(state) is not None:
+        if rules.result(state) is not None:
             return
         submissions: dict[str, Submission | None] = {side: None for side in sides}
-        awaited = ruleset.awaiting(state)
+        awaited = rules.awaiting(state)
         for side in awaited:
-            view = ruleset.view(state, side)
-            orders = ruleset.bot_orders(view, side, chance.sha256(seed + side.encode() + number.to_bytes(4, "big")))
-            problems = ruleset.validate(view, side, orders)
+            view = rules.view(state, side)
+            orders = rules.bot_orders(view, side, chance.sha256(seed + side.encode() + number.to_bytes(4, "big")))
+            problems = rules.validate(view, side, orders)
             if problems:
                 raise PbemError(problems)
             submissions[side] = Submission(side, orders)
@@ -59,7 +59,7 @@ def play_states(ruleset: Ruleset, scenario: Mapping[str, Any], seed: bytes, *,
         answers: dict[int, Any] = {}
         while True:
             try:
-                resolution = ruleset.resolve(state, submissions, chance.Dice(phase_seed), Decisions(answers))
+                resolution = rules.resolve(state, submissions, chance.Dice(phase_seed), Decisions(answers))
                 break
             except DecisionNeeded as need:
                 request = need.request

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .core import chance, yamlio
 from .core.game import next_block
-from .core.ruleset import Event, Ruleset, State
+from .core.ruleset import Event, Ruleset, State, rules_for
 from .core.views import turn_view
 
 Mutation = Callable[[State, list[Event]], None]
@@ -41,15 +41,16 @@ def keyed_rolls(rolls: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def view_bytes(ruleset: Ruleset, state: State, side: str, sides: Sequence[str], events: Iterable[Event] = (),
+def view_bytes(ruleset: Ruleset[Any], state: State, side: str, sides: Sequence[str], events: Iterable[Event] = (),
                rolls: Iterable[dict[str, Any]] = ()) -> bytes:
     """The bytes of `side`'s view of a version 2 turn holding this state, these events and these rolls.
 
     The seeds are real 32-byte values, not blanks, so nothing derived from them can hide.
     """
+    rules = rules_for(ruleset, state)
     turn = {
         "pbem": 2, "kind": "turn", "game": LEAK_GAME, "seq": 1, "previous": "sha256:" + "0" * 64,
-        "phases": [ruleset.phase(state)],
+        "phases": [rules.phase(state)],
         "orders": [{"side": s, "status": "not-awaited"} for s in sides],
         "decisions": [],
         "dice": {"seed": LEAK_SEED.hex(), "hidden_seed": LEAK_HIDDEN_SEED.hex(), "phase_seed": LEAK_PHASE_SEED.hex(),
@@ -57,12 +58,12 @@ def view_bytes(ruleset: Ruleset, state: State, side: str, sides: Sequence[str], 
         "events": list(events),
         "state": state,
         "state_sha256": chance.state_hash(state),
-        "next": next_block(ruleset, state),
+        "next": next_block(rules, state),
     }
-    return yamlio.dump(turn_view(ruleset, turn, "sha256:" + "1" * 64, side, "sha256:" + "2" * 64)).encode("utf-8")
+    return yamlio.dump(turn_view(rules, turn, "sha256:" + "1" * 64, side, "sha256:" + "2" * 64)).encode("utf-8")
 
 
-def assert_no_leak(ruleset: Ruleset, state: State, side: str, sides: Sequence[str], mutate: Mutation,
+def assert_no_leak(ruleset: Ruleset[Any], state: State, side: str, sides: Sequence[str], mutate: Mutation,
                    events: Iterable[Event] = (), rolls: Iterable[dict[str, Any]] = ()) -> None:
     """Apply `mutate` (which changes only what `side` may not know) and require identical view bytes.
 
@@ -128,7 +129,7 @@ def computable_rolls(text: str, game: str, k: int, phase_seed: bytes,
     return found
 
 
-def assert_visible(ruleset: Ruleset, state: State, side: str, sides: Sequence[str], mutate: Mutation,
+def assert_visible(ruleset: Ruleset[Any], state: State, side: str, sides: Sequence[str], mutate: Mutation,
                    events: Iterable[Event] = ()) -> None:
     """The converse check: a change `side` IS entitled to see must show in its view."""
     events = list(events)

@@ -14,6 +14,7 @@ from typing import Any, Iterator
 import pytest
 
 from pbem.core import yamlio
+from pbem.core.ruleset import rules_for
 from pbem.rulesets.fbsm import Fbsm, selfplay
 from pbem.rulesets.fbsm.tables import config
 from pbem.testing import assert_no_leak, assert_visible, stacks_of, under_the_top, view_bytes
@@ -153,7 +154,7 @@ def test_enemy_events_hide_unit_ids() -> None:
         evs[6]["results"][0]["unit"] = "G85"
 
     assert_no_leak(RULESET, state, "us", SIDES, rename, events=events)
-    shown = [RULESET.visible(e, "german") for e in events]
+    shown = [rules_for(RULESET, {}).visible(e, "german") for e in events]
     assert shown == events  # the actor sees its own events whole
 
 
@@ -171,7 +172,7 @@ def test_view_is_an_allow_list() -> None:
     state = copy.deepcopy(SITUATIONS[4])
     state["secret_note"] = "the referee's eyes only"
     for side in SIDES:
-        view = RULESET.view(state, side)
+        view = rules_for(RULESET, state).view(state, side)
         assert "secret_note" not in view and "standing" not in view and "next_z" not in view
         assert set(view) == {"fbsm", "side", "setup", "turn", "phase", "effects", "once", "markers", "pending",
                              "result", "container", "units", "enemy", "carnage", "wrecks", "exited"}
@@ -195,9 +196,9 @@ def test_who_died_under_a_sides_own_drifted_bombardment_stays_hidden() -> None:
         events[0]["results"][0]["unit"] = "G61"
 
     assert_no_leak(RULESET, state, "us", SIDES, other_victim, events=[event])
-    view = RULESET.view(state, "us")
+    view = rules_for(RULESET, state).view(state, "us")
     assert view["carnage"] == {} and view["wrecks"] == {"3003": 1}
     us_fire = copy.deepcopy(state)  # the same death by US fire: the US looked, so the id shows
     us_fire["units"]["G85"]["by"] = "us"
-    assert RULESET.view(us_fire, "us")["carnage"] == {"G85": "3003"}
-    assert RULESET.view(state, "german")["units"]["G85"]["status"] == "eliminated"
+    assert rules_for(RULESET, us_fire).view(us_fire, "us")["carnage"] == {"G85": "3003"}
+    assert rules_for(RULESET, state).view(state, "german")["units"]["G85"]["status"] == "eliminated"

@@ -13,7 +13,7 @@ import pytest
 
 from pbem.core import chance, yamlio
 from pbem.core.errors import PbemError
-from pbem.core.ruleset import Decisions, Submission, get
+from pbem.core.ruleset import Decisions, Submission, get, rules_for, start
 from pbem.geometry.hexmap import HexMap
 from pbem.rulesets.fbsm import Fbsm, selfplay
 from pbem.rulesets.fbsm.tables import annotated_tables, assumed_values, config, plain_tables, scenario_setup
@@ -129,7 +129,7 @@ def test_counter_mix() -> None:
 def test_scenario_overrides_tables() -> None:
     scenario = copy.deepcopy(SCENARIO)
     scenario["tables"] = {"defense": {"clear": 3}, "counters": {"us-infantry": {"fire": 4}}}
-    state = Fbsm().initial_state(scenario)
+    state = start(Fbsm(), scenario)[1]
     cfg = config(state["setup"])
     assert cfg.defense("2236") == 3 and cfg.counters["US01"].fire == 4
     assert plain_tables()["defense"]["clear"] == 2  # the packaged default is untouched
@@ -143,7 +143,7 @@ def test_bad_overrides_are_refused(tables: dict) -> None:
 
 
 def test_play_balance_option() -> None:
-    state = Fbsm().initial_state({**SCENARIO, "setup": {"map": "second-marne", "play_balance": True}})
+    state = start(Fbsm(), {**SCENARIO, "setup": {"map": "second-marne", "play_balance": True}})[1]
     assert config(state["setup"]).play_balance
 
 
@@ -151,10 +151,10 @@ def test_play_balance_option() -> None:
 
 def test_initial_state() -> None:
     ruleset = Fbsm()
-    state = ruleset.initial_state(SCENARIO)
+    state = start(ruleset, SCENARIO)[1]
     assert state["phase"] == "us-setup" and state["turn"] == 1
     assert len(state["units"]) == 156 and {u["status"] for u in state["units"].values()} == {"container"}
-    assert ruleset.awaiting(state) == ["us"] and ruleset.result(state) is None
+    assert rules_for(ruleset, state).awaiting(state) == ["us"] and rules_for(ruleset, state).result(state) is None
     assert json.loads(json.dumps(state)) == state
 
 
@@ -184,7 +184,7 @@ def test_a_placement_standing_answer_cannot_skip_the_phase() -> None:
     ruleset = Fbsm()
     state = {"phase": "german-placement", "units": {"G01": {"status": "drawn"}, "US01": {"hex": "2236"}},
              "pending": {"kind": "reinforcement", "units": ["G01"]}}
-    assert ruleset.awaiting(state) == ["german"]
+    assert rules_for(ruleset, state).awaiting(state) == ["german"]
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"placement": "auto"}, ruleset.standing_schema())
 
@@ -192,7 +192,8 @@ def test_a_placement_standing_answer_cannot_skip_the_phase() -> None:
 def test_orders_from_the_wrong_side_are_refused() -> None:
     ruleset = Fbsm()
     state = {"phase": "german-movement", "units": {"G01": {"hex": "2236"}, "US01": {"hex": "2230"}}}
-    problems = ruleset.validate(ruleset.view(state, "us"), "us", [{"move": "US01", "path": ["2229"]}])
+    rules = rules_for(ruleset, state)
+    problems = rules.validate(rules.view(state, "us"), "us", [{"move": "US01", "path": ["2229"]}])
     assert problems and problems[0].section == "5.3"
 
 
@@ -201,12 +202,12 @@ def test_resolution_is_deterministic_and_plain() -> None:
     states = list(selfplay.games_states(SCENARIO, b"determinism"))[:40]
     state = states[-1]
     submissions = {side: None for side in ("us", "german")}
-    for side in ruleset.awaiting(state):
-        view = ruleset.view(state, side)
-        submissions[side] = Submission(side, ruleset.bot_orders(view, side, b"seed"))
+    for side in rules_for(ruleset, state).awaiting(state):
+        view = rules_for(ruleset, state).view(state, side)
+        submissions[side] = Submission(side, rules_for(ruleset, view).bot_orders(view, side, b"seed"))
     seed = chance.sha256(b"same")
-    first = ruleset.resolve(copy.deepcopy(state), submissions, chance.Dice(seed), Decisions())
-    second = ruleset.resolve(copy.deepcopy(state), submissions, chance.Dice(seed), Decisions())
+    first = rules_for(ruleset, state).resolve(copy.deepcopy(state), submissions, chance.Dice(seed), Decisions())
+    second = rules_for(ruleset, state).resolve(copy.deepcopy(state), submissions, chance.Dice(seed), Decisions())
     assert chance.canonical_json(first.state) == chance.canonical_json(second.state)
     assert chance.canonical_json(first.events) == chance.canonical_json(second.events)
     assert "float" not in json.dumps(first.state)  # json round-trip keeps ints only
@@ -226,10 +227,10 @@ def _leaves(node: object) -> list[object]:
 def test_bot_orders_are_legal_from_the_view_alone() -> None:
     ruleset = Fbsm()
     for state in list(selfplay.games_states(SCENARIO, b"legal"))[::5]:
-        for side in ruleset.awaiting(state):
-            view = ruleset.view(state, side)
-            orders = ruleset.bot_orders(view, side, b"x")
-            assert ruleset.validate(view, side, orders) == []
+        for side in rules_for(ruleset, state).awaiting(state):
+            view = rules_for(ruleset, state).view(state, side)
+            orders = rules_for(ruleset, view).bot_orders(view, side, b"x")
+            assert rules_for(ruleset, view).validate(view, side, orders) == []
 
 
 def test_bot_answers() -> None:

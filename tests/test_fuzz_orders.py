@@ -184,7 +184,7 @@ class Place:
         self.side = current_position(game).awaiting()[0]
         self.namespace = game.orders_namespace()
         view = read_view(self.game.latest_view(self.side))
-        orders = view.ruleset.bot_orders(view.doc["state"], self.side, b"fuzz" * 8)
+        orders = view.rules.bot_orders(view.doc["state"], self.side, b"fuzz" * 8)
         self.doc = orders_document(view, orders, entropy=b"e" * 32, salt=b"s" * 32)
         self.data = yamlio.dump(self.doc).encode("utf-8")
 

@@ -380,10 +380,10 @@ class SoloFire(Duel):
 
     id = "duel-solo-fire"
 
-    def awaiting(self, state: dict[str, Any]) -> list[str]:
+    def awaiting(self, context: Any, state: dict[str, Any]) -> list[str]:
         if state["phase"] == "fire":
             return ["red"]
-        return super().awaiting(state)
+        return super().awaiting(context, state)
 
 
 ruleset.register(SoloFire.id, f"{__name__}:SoloFire")
@@ -444,38 +444,38 @@ class TwoAsks(ruleset.Ruleset):
     def sides(self, scenario: Any) -> list[str]:
         return ["red", "blue"]
 
-    def initial_state(self, scenario: Any) -> dict[str, Any]:
+    def initial_state(self, context: Any, scenario: Any) -> dict[str, Any]:
         return {"phase": "go", "log": []}
 
-    def phase(self, state: dict[str, Any]) -> str:
+    def phase(self, context: Any, state: dict[str, Any]) -> str:
         return str(state["phase"])
 
     def phase_names(self) -> list[str]:
         return ["go", "end"]
 
-    def awaiting(self, state: dict[str, Any]) -> list[str]:
+    def awaiting(self, context: Any, state: dict[str, Any]) -> list[str]:
         return ["red", "blue"] if state["phase"] == "go" else []
 
-    def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
+    def result(self, context: Any, state: dict[str, Any]) -> dict[str, Any] | None:
         return {"winner": None, "reason": "done", "section": "X3"} if state["phase"] == "end" else None
 
     def order_schema(self, phase: str) -> dict[str, Any]:
         return {"type": "array", "maxItems": 0}
 
-    def validate(self, view: Any, side: str, orders: list[Any]) -> list[Any]:
+    def validate(self, context: Any, view: Any, side: str, orders: list[Any]) -> list[Any]:
         return []
 
-    def resolve(self, state: Any, submissions: Any, dice: Any, decisions: Any) -> Any:
+    def resolve(self, context: Any, state: Any, submissions: Any, dice: Any, decisions: Any) -> Any:
         first = decisions.ask("blue", "retreat", "X1", {}, ["left", "right"])
         second = decisions.ask("red", "pursue", "X2", {"blue_went": first}, [f"pursue-{first}", "stay"])
         state["log"] = [first, second]
         state["phase"] = "end"
         return ruleset.Resolution(state, [{"type": "done", "log": [first, second]}])
 
-    def view(self, state: Any, side: str) -> Any:
+    def view(self, context: Any, state: Any, side: str) -> Any:
         return {key: value for key, value in state.items() if key != ruleset.STANDING_KEY}
 
-    def visible(self, event: Any, side: str) -> Any:
+    def visible(self, context: Any, event: Any, side: str) -> Any:
         return dict(event)
 
 

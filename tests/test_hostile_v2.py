@@ -150,7 +150,7 @@ def test_rule_problems_are_bounded(world: World, tmp_path: Path) -> None:
     data = orders_bytes(world, "red", [{"place": "hq", "cell": 99}] * 300)
     doc = yamlio.load_bytes(data, "rules.yaml")
     view = read_view(world.root / "views/0000/red.yaml")
-    found = rule_problems(doc, view.ruleset, view.doc["state"], "red", "deploy")
+    found = rule_problems(doc, view.rules, view.doc["state"], "red", "deploy")
     assert len(found) == MAX_RULE_PROBLEMS + 1
     assert "exactly one order, got 300" in found[0].message and "off the board" in found[1].message
     assert found[-1].message.startswith(f"... and {301 - MAX_RULE_PROBLEMS} more problems not shown")

@@ -17,6 +17,7 @@ from pbem.core.game import load_game
 from pbem.core.position import load_turn
 from pbem.mail.forum import public_events, public_state, public_turn, render, write_post
 from tests.conftest import play_duel
+from pbem.core.ruleset import bind
 from tests.rulesets.duel import Duel
 from tests.test_cli_lifecycle import run
 from tests.test_mail_kit import make_world, signed_orders
@@ -33,7 +34,7 @@ def duel_state() -> dict[str, Any]:
 def test_public_state_holds_only_what_every_view_states_alike() -> None:
     ruleset = Duel()
     state = duel_state()
-    shown = public_state(ruleset, state, SIDES)
+    shown = public_state(bind(ruleset, {}), state, SIDES)
     assert shown == {"phase": "fire", "turn": 2, "last_turn": 6, "cells": 5}
     # Leak check: change anything hidden from either side; the public part does not move a byte.
     mutations: list[Callable[[dict[str, Any]], None]] = [
@@ -42,7 +43,7 @@ def test_public_state_holds_only_what_every_view_states_alike() -> None:
     for mutate in mutations:
         changed: dict[str, Any] = copy.deepcopy(state)
         mutate(changed)
-        assert public_state(ruleset, changed, SIDES) == shown
+        assert public_state(bind(ruleset, {}), changed, SIDES) == shown
 
 
 def test_a_key_that_means_something_else_in_each_view_is_never_posted() -> None:
@@ -50,9 +51,9 @@ def test_a_key_that_means_something_else_in_each_view_is_never_posted() -> None:
     state = duel_state()
     state["hq"] = {"red": {"cell": 3, "strength": 2}, "blue": {"cell": 3, "strength": 2}}
     state["intel"] = {"red": None, "blue": None}
-    views = [Duel().view(state, side) for side in SIDES]
+    views = [bind(Duel(), {}).view(state, side) for side in SIDES]
     assert views[0]["own"] == views[1]["own"] and views[0]["intel"] == views[1]["intel"]
-    shown = public_state(Duel(), state, SIDES)
+    shown = public_state(bind(Duel(), {}), state, SIDES)
     assert "own" not in shown and "intel" not in shown
 
 
@@ -64,7 +65,7 @@ def test_public_events() -> None:
         {"type": "shifted", "side": "blue", "section": "F3", "to": 5},
         {"type": "loss", "side": "blue", "strength": 0, "section": "F3"},
     ]
-    assert [e["type"] for e in public_events(Duel(), events, SIDES)] == ["fire", "loss"]
+    assert [e["type"] for e in public_events(bind(Duel(), {}), events, SIDES)] == ["fire", "loss"]
 
 
 def hidden_facts(root: Path, seq: int) -> list[str]:

@@ -50,6 +50,7 @@ def forge_turn(game: DemoGame, seq: int, answers: Mapping[int, Any], *,
     else:
         previous, data = load_turn(archive, loaded, seq - 1)
         state, previous_hash = previous["state"], chance.file_hash(data)
+    rules = ruleset.rules_for(loaded.ruleset, state)
     if accepted is None:
         accepted = newest_orders(archive, loaded, seq)
     seed = chance.chain_seed(loaded.id, secret_of(root), loaded.chain_length, seq)
@@ -97,19 +98,19 @@ class Probe(ruleset.Ruleset):
     def sides(self, scenario: Any) -> list[str]:
         return ["red", "blue"]
 
-    def initial_state(self, scenario: Any) -> dict[str, Any]:
+    def initial_state(self, context: Any, scenario: Any) -> dict[str, Any]:
         return {"phase": "go", "ask": scenario["setup"]["ask"], "awaits": scenario["setup"]["awaits"], "log": []}
 
-    def phase(self, state: dict[str, Any]) -> str:
+    def phase(self, context: Any, state: dict[str, Any]) -> str:
         return str(state["phase"])
 
     def phase_names(self) -> list[str]:
         return ["go", "end"]
 
-    def awaiting(self, state: dict[str, Any]) -> list[str]:
+    def awaiting(self, context: Any, state: dict[str, Any]) -> list[str]:
         return list(state["awaits"]) if state["phase"] == "go" else []
 
-    def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
+    def result(self, context: Any, state: dict[str, Any]) -> dict[str, Any] | None:
         return {"winner": None, "reason": "done", "section": "P9"} if state["phase"] == "end" else None
 
     def order_schema(self, phase: str) -> dict[str, Any]:
@@ -118,10 +119,10 @@ class Probe(ruleset.Ruleset):
     def standing_schema(self) -> dict[str, Any]:
         return {"type": "object", "additionalProperties": False, "properties": {"mood": {"enum": ["calm", "angry"]}}}
 
-    def validate(self, view: Any, side: str, orders: list[Any]) -> list[Any]:
+    def validate(self, context: Any, view: Any, side: str, orders: list[Any]) -> list[Any]:
         return []
 
-    def resolve(self, state: Any, submissions: Any, dice: Any, decisions: Any) -> Any:
+    def resolve(self, context: Any, state: Any, submissions: Any, dice: Any, decisions: Any) -> Any:
         if state["ask"]:
             first = decisions.ask("blue", "pick", "P1", {}, [0, 1])
             second = decisions.ask("red", "pick", "P1", {}, [0, 1])
@@ -129,10 +130,10 @@ class Probe(ruleset.Ruleset):
         state["phase"] = "end"
         return ruleset.Resolution(state, [{"type": "done", "log": state["log"]}])
 
-    def view(self, state: Any, side: str) -> Any:
+    def view(self, context: Any, state: Any, side: str) -> Any:
         return {key: value for key, value in state.items() if key != ruleset.STANDING_KEY}
 
-    def visible(self, event: Any, side: str) -> Any:
+    def visible(self, context: Any, event: Any, side: str) -> Any:
         return dict(event)
 
 

@@ -20,7 +20,7 @@ class RedFires(Duel):
 
     id = "duel-red-fires"
 
-    def awaiting(self, state: dict[str, Any]) -> list[str]:
+    def awaiting(self, context: Any, state: dict[str, Any]) -> list[str]:
         return {"deploy": ["red", "blue"], "fire": ["red"]}.get(state["phase"], [])
 
 

@@ -23,7 +23,7 @@ import pytest
 
 from pbem.core import chance, yamlio
 from pbem.core.game import next_block
-from pbem.core.ruleset import STANDING_KEY, Decisions, Ruleset, State, Submission
+from pbem.core.ruleset import STANDING_KEY, Decisions, Ruleset, State, Submission, rules_for
 from pbem.rulesets.fbsm import Fbsm
 from pbem.rulesets.fbsm import selfplay as fbsm_selfplay
 from pbem.rulesets.toc import Toc
@@ -73,7 +73,7 @@ def assert_standing_private(ruleset: Ruleset, state: State, viewer: str, sides: 
     strip = [{k: v for k, v in s.items() if k != STANDING_KEY} for s in (state, changed)]
     assert strip[0] == strip[1]
     assert state.get(STANDING_KEY, {}).get(viewer) == changed[STANDING_KEY].get(viewer)
-    assert next_block(ruleset, state) == next_block(ruleset, changed)
+    assert next_block(rules_for(ruleset, state), state) == next_block(rules_for(ruleset, changed), changed)
     assert_no_leak(ruleset, state, viewer, sides, mutate)
     return True
 
@@ -129,7 +129,7 @@ def test_german_placement_always_awaits_the_german() -> None:
              "pending": {"kind": "reinforcement", "units": ["G01"]}}
     for answers in variants(FBSM, OLD_GERMAN):
         state["standing"] = {"german": answers}
-        assert FBSM.awaiting(state) == ["german"]
+        assert rules_for(FBSM, state).awaiting(state) == ["german"]
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"placement": "auto"}, FBSM.standing_schema())
     jsonschema.validate({"placement": "orders"}, FBSM.standing_schema())
@@ -142,11 +142,11 @@ def adjudicate(ruleset: Ruleset, state: State, sides: Sequence[str], submissions
     phases: list[str] = []
     events: list[dict[str, Any]] = []
     current = dict(submissions)
-    while ruleset.result(state) is None:
-        if phases and ruleset.awaiting(state):
+    while rules_for(ruleset, state).result(state) is None:
+        if phases and rules_for(ruleset, state).awaiting(state):
             break
-        phase = ruleset.phase(state)
-        resolution = ruleset.resolve(copy.deepcopy(state), current, dice, Decisions({}))
+        phase = rules_for(ruleset, state).phase(state)
+        resolution = rules_for(ruleset, state).resolve(copy.deepcopy(state), current, dice, Decisions({}))
         phases.append(phase)
         events += resolution.events
         state = resolution.state
@@ -161,9 +161,10 @@ def test_fbsm_adjudications_show_the_us_the_same_whatever_the_german_standing() 
     assert len(starts) >= 4
     drew = 0
     for number, start in enumerate(starts):
-        view = FBSM.view(start, "us")
-        orders = FBSM.bot_orders(view, "us", chance.sha256(b"us orders" + bytes([number])))
-        assert FBSM.validate(view, "us", orders) == []
+        rules = rules_for(FBSM, start)
+        view = rules.view(start, "us")
+        orders = rules.bot_orders(view, "us", chance.sha256(b"us orders" + bytes([number])))
+        assert rules.validate(view, "us", orders) == []
         seed = chance.sha256(b"adjudication" + bytes([number]))
         seen = set()
         for answers in german:
@@ -171,11 +172,11 @@ def test_fbsm_adjudications_show_the_us_the_same_whatever_the_german_standing() 
             state[STANDING_KEY] = {"german": dict(answers)}
             after, phases, events, rolls = adjudicate(FBSM, state, FBSM_SIDES,
                                                       {"us": Submission("us", orders), "german": None}, seed)
-            shown = (tuple(phases), yamlio.dump(next_block(FBSM, after)),
+            shown = (tuple(phases), yamlio.dump(next_block(rules_for(FBSM, after), after)),
                      view_bytes(FBSM, after, "us", FBSM_SIDES, events, rolls))
             seen.add(shown)
             if after["phase"] == "german-placement":
-                assert FBSM.awaiting(after) == ["german"]
+                assert rules_for(FBSM, after).awaiting(after) == ["german"]
                 drew += answers == {}
         assert len(seen) == 1, f"the US saw the German standing answers from {start['turn']=}"
     assert drew >= 2  # the draws and placement really were on the way

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import pytest
 
 from pbem.core import chance
-from pbem.core.ruleset import DecisionNeeded, Decisions, Submission
+from pbem.core.ruleset import DecisionNeeded, Decisions, Submission, rules_for, start
 from pbem.rulesets.toc import Toc, selfplay
 from pbem.rulesets.toc.config import config
 from pbem.testing import assert_no_leak, assert_visible, stacks_of, under_the_top
@@ -116,7 +116,7 @@ def test_identity_under_the_top_is_invisible(viewer: str) -> None:
 
 
 def test_german_units_waiting_off_the_map_are_invisible() -> None:
-    state = RULESET.initial_state(SCENARIO)
+    state = start(RULESET, SCENARIO)[1]
 
     def mutate(s: dict[str, Any], _: list[dict[str, Any]]) -> None:
         s["units"]["G-IR8"]["steps"] = 2
@@ -166,7 +166,7 @@ def test_tops_heights_and_combats_show(viewer: str) -> None:
 def test_view_is_built_from_an_allow_list() -> None:
     state = SITUATIONS[len(SITUATIONS) // 2]
     for side in SIDES:
-        view = RULESET.view(state, side)
+        view = rules_for(RULESET, state).view(state, side)
         assert set(view) == {"toc", "side", "setup", "turn", "phase", "sequence", "control", "result", "units",
                              "marched", "enemy", "enemy_dead", "enemy_surrounded", "enemy_exited", "tally"}
         cfg = config(state["setup"])
@@ -201,23 +201,23 @@ def test_decision_requests_show_nothing_the_view_does_not() -> None:
     ask = {key: "ask" for key in ("defensive_fire", "fire_losses", "own_losses", "bombard_losses", "advance",
                                   "overstack")}
     ruleset = Toc()
-    state = ruleset.initial_state(SCENARIO)
+    state = start(ruleset, SCENARIO)[1]
     state["standing"] = {side: dict(ask) for side in SIDES}
     cfg = config(state["setup"])
     requests = 0
     for number in range(200):
-        if ruleset.result(state) is not None:
+        if rules_for(ruleset, state).result(state) is not None:
             break
         submissions: dict[str, Submission | None] = {side: None for side in SIDES}
-        for side in ruleset.awaiting(state):
-            view = ruleset.view(state, side)
-            submissions[side] = Submission(side, ruleset.bot_orders(view, side, bytes([number % 256])))
+        for side in rules_for(ruleset, state).awaiting(state):
+            view = rules_for(ruleset, state).view(state, side)
+            submissions[side] = Submission(side, rules_for(ruleset, view).bot_orders(view, side, bytes([number % 256])))
         seed = chance.sha256(b"ask" + number.to_bytes(4, "big"))
         answers: dict[int, Any] = {}
         asked: list[Any] = []
         while True:
             try:
-                resolution = ruleset.resolve(copy.deepcopy(state), submissions, chance.Dice(seed), Decisions(answers))
+                resolution = rules_for(ruleset, state).resolve(copy.deepcopy(state), submissions, chance.Dice(seed), Decisions(answers))
                 break
             except DecisionNeeded as need:
                 asked.append(need.request)
@@ -226,8 +226,8 @@ def test_decision_requests_show_nothing_the_view_does_not() -> None:
         for request in asked:
             enemy_units = {uid for uid, c in cfg.counters.items() if c.side != request.side}
             named = _enemy_ids({"q": request.question, "o": request.options}, enemy_units)
-            shown_events = [ruleset.visible(e, request.side) for e in resolution.events]
-            view = ruleset.view(state, request.side)
+            shown_events = [rules_for(ruleset, {}).visible(e, request.side) for e in resolution.events]
+            view = rules_for(ruleset, state).view(state, request.side)
             visible = _enemy_ids([e for e in shown_events if e is not None], enemy_units)
             visible |= {info["top"]["unit"] for info in view["enemy"].values()}
             visible |= set(view["enemy_dead"]) | set(view["enemy_surrounded"]) | set(view["enemy_exited"])
@@ -262,7 +262,7 @@ def test_a_bombardment_does_not_name_the_firers_hidden_spotters() -> None:
                            "units": {"G-HA2": {"hex": "3119"}, hidden: {"hex": "3121"}, "G-FA18": {"hex": "3121"},
                                      "B-WK": {"hex": "3122"}}})
         orders = {"german": Submission("german", [{"bombard": "3122", "with": ["G-HA2"]}]), "british": None}
-        return RULESET.resolve(state, orders, CaseDice([1]), Decisions()).events
+        return rules_for(RULESET, state).resolve(state, orders, CaseDice([1]), Decisions()).events
 
     events = bombard("G-CAV3")
     assert events[0]["spotters"] == ["G-CAV3", "G-FA18"]  # the bombarding side knows its own
@@ -284,7 +284,7 @@ def test_a_bombardment_shows_the_other_side_where_the_guns_are_not_which_they_ar
                        "units": {"G-HA2": {"hex": "3119"}, "G-FA18": {"hex": "3119"}, "G-IR12": {"hex": "3121"},
                                  "B-WK": {"hex": "3122"}}})
     orders = {"german": Submission("german", [{"bombard": "3122", "with": ["G-HA2"]}]), "british": None}
-    events = RULESET.resolve(state, orders, CaseDice([1]), Decisions()).events
+    events = rules_for(RULESET, state).resolve(state, orders, CaseDice([1]), Decisions()).events
     seen = visible(events[0], "british")
     assert seen is not None and seen["from"] == ["3119"] and "G-HA2" not in yamlio.dump(seen)
 

@@ -9,6 +9,7 @@ import pytest
 
 from pbem.core import ruleset as core_ruleset
 from pbem.core import schemas, yamlio
+from pbem.core.ruleset import rules_for, start
 from pbem.core.errors import PbemError
 from pbem.core.schemafiles import orders_schema, scenario_schema
 from pbem.rulesets.toc import Toc, losses
@@ -224,7 +225,7 @@ def test_rules_pick_by_worth() -> None:
 
 
 def test_initial_state() -> None:
-    state = RULESET.initial_state(yamlio.load_file(ROOT / "samples" / "toc" / "scenario.yaml").data)
+    state = start(RULESET, yamlio.load_file(ROOT / "samples" / "toc" / "scenario.yaml").data)[1]
     cfg = config(state["setup"])
     assert state["turn"] == 1 and state["phase"] == "german-movement" and state["control"] == []  # 3.2
     for uid, unit in state["units"].items():
@@ -234,7 +235,7 @@ def test_initial_state() -> None:
         else:
             assert unit["status"] == "container" and unit["hex"] is None  # 3.1, 8.1
         assert unit["steps"] == counter.steps  # 2.13
-    assert RULESET.awaiting(state) == ["german"]
+    assert rules_for(RULESET, state).awaiting(state) == ["german"]
 
 
 def test_order_of_battle() -> None:
@@ -312,13 +313,13 @@ def test_resolve_is_pure() -> None:
     from pbem.core import chance
     from pbem.core.ruleset import Decisions, Submission
 
-    state = RULESET.initial_state({"setup": {}})
-    view = RULESET.view(state, "german")
-    orders = RULESET.bot_orders(view, "german", b"s")
+    state = start(RULESET, {"setup": {}})[1]
+    view = rules_for(RULESET, state).view(state, "german")
+    orders = rules_for(RULESET, view).bot_orders(view, "german", b"s")
     before = copy.deepcopy(state)
-    one = RULESET.resolve(state, {"german": Submission("german", orders), "british": None},
+    one = rules_for(RULESET, state).resolve(state, {"german": Submission("german", orders), "british": None},
                           chance.Dice(b"\x01" * 32), Decisions())
-    two = RULESET.resolve(state, {"german": Submission("german", orders), "british": None},
+    two = rules_for(RULESET, state).resolve(state, {"german": Submission("german", orders), "british": None},
                           chance.Dice(b"\x01" * 32), Decisions())
     assert state == before
     assert one.state == two.state and one.events == two.events

@@ -20,7 +20,7 @@ from .game import next_block
 from .lapse import lapse_unanswered
 from .position import Position, current_position
 from .schemafiles import load_schema
-from .ruleset import (STANDING_KEY, DecisionNeeded, DecisionRequest, Decisions, Ruleset, State, Submission,
+from .ruleset import (STANDING_KEY, DecisionNeeded, DecisionRequest, Decisions, Rules, State, Submission,
                       same_plain)
 from .views import turn_view
 
@@ -90,7 +90,7 @@ def side_inputs(sides: Sequence[str], accepted: Mapping[str, AcceptedOrders]) ->
     return inputs
 
 
-def resolve_adjudication(ruleset: Ruleset, game_id: str, sides: Sequence[str], seq: int, state: State,
+def resolve_adjudication(rules: Rules, game_id: str, sides: Sequence[str], seq: int, state: State,
                          previous_hash: str, seed: bytes, accepted: Mapping[str, AcceptedOrders],
                          answers: Mapping[int, Any], hidden: bytes | None = None) -> Outcome:
     """Run phases from `state` until one awaits orders, the game ends, or a decision is needed.
@@ -114,14 +114,14 @@ def resolve_adjudication(ruleset: Ruleset, game_id: str, sides: Sequence[str], s
     phases: list[str] = []
     events: list[dict[str, Any]] = []
     pending = None
-    while ruleset.result(state) is None:
-        if phases and ruleset.awaiting(state):
+    while rules.result(state) is None:
+        if phases and rules.awaiting(state):
             break
         if len(phases) >= MAX_PHASES_PER_ADJUDICATION:
-            raise PbemError(f"{ruleset.id}: more than {MAX_PHASES_PER_ADJUDICATION} automatic phases in a row")
-        phase = ruleset.phase(state)
+            raise PbemError(f"{rules.ruleset.id}: more than {MAX_PHASES_PER_ADJUDICATION} automatic phases in a row")
+        phase = rules.phase(state)
         try:
-            resolution = ruleset.resolve(plain_copy(state), submissions, dice, decisions)
+            resolution = rules.resolve(plain_copy(state), submissions, dice, decisions)
         except DecisionNeeded as need:
             pending = need.request
             break
@@ -249,7 +249,7 @@ def request_rel(seq: int, index: int) -> str:
 
 def turn_document(game: Game, seq: int, previous_hash: str, seed: bytes, outcome: Outcome,
                   accepted: Mapping[str, AcceptedOrders], awaited: Sequence[str], decisions: Mapping[int, DecisionFile],
-                  ruleset: Ruleset, hidden: bytes | None = None, enforced: str | None = None,
+                  rules: Rules, hidden: bytes | None = None, enforced: str | None = None,
                   next_deadline: str | None = None) -> dict[str, Any]:
     """The master record. `enforced`: the deadline a missing side missed; `next_deadline`: the next one."""
     orders: list[dict[str, Any]] = []
@@ -286,16 +286,16 @@ def turn_document(game: Game, seq: int, previous_hash: str, seed: bytes, outcome
         "events": outcome.events,
         "state": outcome.state,
         "state_sha256": chance.state_hash(outcome.state),
-        "next": next_block(ruleset, outcome.state, next_deadline),
+        "next": next_block(rules, outcome.state, next_deadline),
     }
 
 
-def render_views(ruleset: Ruleset, game: Game, turn: Mapping[str, Any], turn_bytes: bytes,
+def render_views(rules: Rules, game: Game, turn: Mapping[str, Any], turn_bytes: bytes,
                  previous_views: Mapping[str, str]) -> dict[str, bytes]:
     """Every side's view k as file bytes (pure: the audit rebuilds them the same way)."""
     turn_hash = chance.file_hash(turn_bytes)
     return {
-        side: yamlio.dump(turn_view(ruleset, turn, turn_hash, side, previous_views[side])).encode("utf-8")
+        side: yamlio.dump(turn_view(rules, turn, turn_hash, side, previous_views[side])).encode("utf-8")
         for side in game.sides
     }
 
@@ -334,7 +334,7 @@ def adjudicate(game_dir: str | Path, referee_key: signing.SigningKey, *,
 
 def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee: signing.SigningKey,
                        missing_none: bool, moment: str) -> AdjudicationReport:
-    ruleset = game.ruleset
+    rules = position.rules
     seq = position.next_seq
     if position.over():
         raise PbemError(f"the game is over ({position.next()['result']}); nothing to adjudicate")
@@ -358,16 +358,16 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
     seed = chance.chain_seed(game.id, secret, game.chain_length, seq)
     hidden = hidden_chain_seed(game, seq)
     answers = {index: record.answer for index, record in decisions.items() if record.reply_rel is not None}
-    outcome = resolve_adjudication(ruleset, game.id, game.sides, seq, position.state, position.previous_hash, seed,
+    outcome = resolve_adjudication(rules, game.id, game.sides, seq, position.state, position.previous_hash, seed,
                                    accepted, answers, hidden)
     if outcome.pending is not None:
         return _await_decision(archive, game, seq, position.previous_hash, outcome.pending, decisions, referee,
                                warnings, moment)
-    turn = turn_document(game, seq, position.previous_hash, seed, outcome, accepted, awaited, decisions, ruleset,
+    turn = turn_document(game, seq, position.previous_hash, seed, outcome, accepted, awaited, decisions, rules,
                          hidden, position.deadline, game.deadline_after(moment))
     turn_bytes = yamlio.dump(turn).encode("utf-8")
     previous_views = {side: chance.file_hash(archive.read(view_rel(seq - 1, side))) for side in game.sides}
-    views = render_views(ruleset, game, turn, turn_bytes, previous_views)
+    views = render_views(rules, game, turn, turn_bytes, previous_views)
     files = {"turn.yaml": turn_bytes, "turn.yaml.sig": signing.sign(turn_bytes, referee, game.turn_namespace()).encode()}
     for side, data in views.items():
         files[f"{side}.yaml"] = data

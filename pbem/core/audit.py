@@ -21,7 +21,7 @@ from .archive import Archive, receipt_rel, seq_dir, turn_rel, view_rel
 from .errors import PbemError, format_path
 from .game import Game, initial_state, load_game, next_block
 from .orders import Expectation, orders_problems
-from .ruleset import Ruleset
+from .ruleset import Rules, rules_for
 from .schemafiles import load_schema
 from .views import initial_view, view_state
 
@@ -86,27 +86,28 @@ class Auditor:
             return self.found
         try:
             state = initial_state(game)
+            rules = rules_for(ruleset, state)
         except PbemError as error:
             self.note("scenario.yaml", "scenario", str(error))
             return self.found
-        deadline = self.check_initial_views(game, ruleset, state)
+        deadline = self.check_initial_views(game, rules, state)
         previous_hash, previous_seed, previous_hidden = game.hash, game.anchor, game.hidden_anchor
         verified = 0
         for expected_seq, seq in enumerate(self.archive.turn_seqs(), 1):
             if seq != expected_seq:
                 self.note(turn_rel(seq), "seq", "turn folders are not numbered 1, 2, 3... without gaps")
                 break
-            checked = self.check_turn(game, ruleset, seq, state, previous_hash, (previous_seed, previous_hidden),
+            checked = self.check_turn(game, rules, seq, state, previous_hash, (previous_seed, previous_hidden),
                                       deadline)
             if checked is None:
                 break
             state, previous_hash, (previous_seed, previous_hidden), deadline = checked
             verified = seq
-        self.check_pending(game, verified + 1, state, ruleset, deadline)
-        self.summary = _summary(ruleset, state, verified)
+        self.check_pending(game, verified + 1, state, rules, deadline)
+        self.summary = _summary(rules, state, verified)
         return self.found
 
-    def check_initial_views(self, game: Game, ruleset: Ruleset, state: dict[str, Any]) -> str | None:
+    def check_initial_views(self, game: Game, rules: Rules, state: dict[str, Any]) -> str | None:
         """Every side's view 0; the orders deadline they announce (the same in each, or noted)."""
         announced: str | None = None
         for index, side in enumerate(game.sides):
@@ -117,14 +118,14 @@ class Auditor:
             self._hashes[rel] = chance.file_hash(got[0])
             if index == 0:
                 announced = _announced_deadline(got[0], rel) if game.protocol >= 2 else None
-            expected = yamlio.dump(initial_view(ruleset, game.id, game.hash, side, state,
-                                                next_block(ruleset, state, announced), game.protocol))
+            expected = yamlio.dump(initial_view(rules, game.id, game.hash, side, state,
+                                                next_block(rules, state, announced), game.protocol))
             if got[0] != expected.encode("utf-8"):
                 self.note(rel, _first_difference(got[0], expected.encode()), "view 0 differs from the starting state's "
                           "filter for this side")
         return announced
 
-    def check_turn(self, game: Game, ruleset: Ruleset, seq: int, state: dict[str, Any], previous_hash: str,
+    def check_turn(self, game: Game, rules: Rules, seq: int, state: dict[str, Any], previous_hash: str,
                    previous_seeds: tuple[bytes, bytes | None], deadline: str | None
                    ) -> tuple[dict[str, Any], str, tuple[bytes, bytes | None], str | None] | None:
         """Check turn `seq`; give the state, file hash, seeds and deadline the next turn builds on."""
@@ -140,14 +141,14 @@ class Auditor:
         self.same(rel, "previous", previous_hash, turn["previous"])
         seed = self.check_seed(game, seq, turn, rel, previous_seeds[0])
         hidden = self.check_hidden_seed(game, seq, turn, rel, previous_seeds[1])
-        accepted = self.check_orders(game, ruleset, seq, turn, state, rel)
+        accepted = self.check_orders(game, rules, seq, turn, state, rel)
         answers = self.check_decisions(game, seq, turn, rel)
         if game.protocol >= 2:
-            self.check_receipts(game, seq, state, ruleset, deadline, turn)
+            self.check_receipts(game, seq, state, rules, deadline, turn)
         if seed is not None and accepted is not None and answers is not None and (hidden or game.protocol < 2):
-            self.replay(game, ruleset, seq, turn, state, previous_hash, seed, accepted, answers, rel, hidden)
+            self.replay(game, rules, seq, turn, state, previous_hash, seed, accepted, answers, rel, hidden)
         self.same(rel, "state_sha256", chance.state_hash(turn["state"]), turn["state_sha256"])
-        self.check_views(game, ruleset, seq, turn, turn_bytes)
+        self.check_views(game, rules, seq, turn, turn_bytes)
         recorded_seed = seed if seed is not None else bytes.fromhex(turn["dice"]["seed"])
         recorded_hidden = hidden
         if hidden is None and "hidden_seed" in turn["dice"]:
@@ -187,14 +188,14 @@ class Auditor:
             return None
         return seed
 
-    def check_orders(self, game: Game, ruleset: Ruleset, seq: int, turn: Mapping[str, Any],
+    def check_orders(self, game: Game, rules: Rules, seq: int, turn: Mapping[str, Any],
                      state: dict[str, Any], rel: str) -> dict[str, AcceptedOrders] | None:
         """Each side's entry names its newest accepted file (or none was sent); every file checks out."""
         entries = turn["orders"]
         if [entry["side"] for entry in entries] != game.sides:
             self.note(rel, "orders", f"must list every side in game.yaml order ({', '.join(game.sides)})")
             return None
-        awaited = [] if ruleset.result(state) is not None else ruleset.awaiting(state)
+        awaited = [] if rules.result(state) is not None else rules.awaiting(state)
         newest = newest_order_files(self.archive, seq)
         accepted: dict[str, AcceptedOrders] = {}
         ok = True
@@ -211,14 +212,14 @@ class Auditor:
                                                 f"({newest.get(side)})")
                 ok = False
                 continue
-            item = self.check_order_file(game, ruleset, seq, entry, state, awaited, rel, field)
+            item = self.check_order_file(game, rules, seq, entry, state, awaited, rel, field)
             if item is None:
                 ok = False
                 continue
             accepted[side] = item
         return accepted if ok else None
 
-    def check_order_file(self, game: Game, ruleset: Ruleset, seq: int, entry: Mapping[str, Any],
+    def check_order_file(self, game: Game, rules: Rules, seq: int, entry: Mapping[str, Any],
                          state: dict[str, Any], awaited: Sequence[str], rel: str, field: str) -> AcceptedOrders | None:
         file = entry["file"]
         got = self.signed(file, game.orders_namespace(), game.side_keys)
@@ -234,8 +235,8 @@ class Auditor:
             self.note(file, "content", str(error))
             return None
         ack = game.hash if seq == 1 else self._file_hash(view_rel(seq - 1, signer))
-        expect = Expectation(game.id, seq, signer, ruleset.phase(state), ack or "", tuple(awaited))
-        problems = orders_problems(doc, ruleset, expect, view_state(ruleset, state, signer), signer)
+        expect = Expectation(game.id, seq, signer, rules.phase(state), ack or "", tuple(awaited))
+        problems = orders_problems(doc, rules, expect, view_state(rules, state, signer), signer)
         for problem in problems:
             self.note(file, _field_of(problem.path), str(problem))
         if problems:
@@ -279,11 +280,11 @@ class Auditor:
                                                              "use (was adjudication restarted?)")
         return answers
 
-    def replay(self, game: Game, ruleset: Ruleset, seq: int, turn: Mapping[str, Any], state: dict[str, Any],
+    def replay(self, game: Game, rules: Rules, seq: int, turn: Mapping[str, Any], state: dict[str, Any],
                previous_hash: str, seed: bytes, accepted: Mapping[str, AcceptedOrders], answers: Mapping[int, Any],
                rel: str, hidden: bytes | None) -> None:
         try:
-            outcome = resolve_adjudication(ruleset, game.id, game.sides, seq, state, previous_hash, seed, accepted,
+            outcome = resolve_adjudication(rules, game.id, game.sides, seq, state, previous_hash, seed, accepted,
                                            answers, hidden)
         except PbemError as error:
             self.note(rel, "replay", f"resolution failed on replay: {error}")
@@ -302,7 +303,7 @@ class Auditor:
         deadline = turn["next"].get("deadline")
         if deadline is not None and game.protocol < 2:
             self.note(rel, "next.deadline", "a version 1 turn announces no deadline")
-        self.same(rel, "next", next_block(ruleset, outcome.state, deadline), turn["next"])
+        self.same(rel, "next", next_block(rules, outcome.state, deadline), turn["next"])
         records = self._records.get(seq, {})
         for request in outcome.asked:
             known = records.get(request.index)
@@ -334,9 +335,9 @@ class Auditor:
         if len(expected) != len(found):
             self.note(rel, field, f"replay gives {len(expected)}, the turn lists {len(found)}")
 
-    def check_views(self, game: Game, ruleset: Ruleset, seq: int, turn: Mapping[str, Any], turn_bytes: bytes) -> None:
+    def check_views(self, game: Game, rules: Rules, seq: int, turn: Mapping[str, Any], turn_bytes: bytes) -> None:
         previous = {side: self._file_hash(view_rel(seq - 1, side)) or "" for side in game.sides}
-        expected = render_views(ruleset, game, turn, turn_bytes, previous)
+        expected = render_views(rules, game, turn, turn_bytes, previous)
         for side in game.sides:
             rel = view_rel(seq, side)
             got = self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
@@ -346,13 +347,13 @@ class Auditor:
                     self.note(rel, _first_difference(got[0], expected[side]),
                               f"the view is not the filter of {turn_rel(seq)} for {side}")
 
-    def check_pending(self, game: Game, seq: int, state: dict[str, Any], ruleset: Ruleset,
+    def check_pending(self, game: Game, seq: int, state: dict[str, Any], rules: Rules,
                       deadline: str | None) -> None:
         """Files of the adjudication under way must at least carry good signatures and receipts."""
         if game.protocol >= 2:
             with contextlib.suppress(PbemError):  # reported below, once the signatures are checked
                 self._records[seq] = decision_files(self.archive, game, seq)
-            self.check_receipts(game, seq, state, ruleset, deadline, None)
+            self.check_receipts(game, seq, state, rules, deadline, None)
         for _, _, rel in self.archive.orders_files(seq):
             self.signed(rel, game.orders_namespace(), game.side_keys)
         for _, rel in self.archive.decision_requests(seq):
@@ -368,7 +369,7 @@ class Auditor:
 
 
     # --- receipts (version 2, §4a) ------------------------------------------------------------------
-    def check_receipts(self, game: Game, seq: int, state: dict[str, Any], ruleset: Ruleset, deadline: str | None,
+    def check_receipts(self, game: Game, seq: int, state: dict[str, Any], rules: Rules, deadline: str | None,
                        turn: Mapping[str, Any] | None) -> None:
         """Every accepted file of `seq` has the referee's receipt, numbered per side (or per request) in
         arrival order, naming the file it replaces; the turn uses no late file and calls no side
@@ -435,14 +436,14 @@ def _announced_deadline(data: bytes, rel: str) -> str | None:
     return deadline if isinstance(deadline, str) else None
 
 
-def _summary(ruleset: Ruleset, state: dict[str, Any], verified: int) -> str:
+def _summary(rules: Rules, state: dict[str, Any], verified: int) -> str:
     """What the audit covered: how many adjudications, and how the game stands after the last."""
     done = f"{verified} adjudication{'s' if verified != 1 else ''} verified"
-    result = ruleset.result(state)
+    result = rules.result(state)
     if result is not None:
         return f"{done}; the game is over: {_short(result)}"
-    return (f"{done}; the game is in play: adjudication {verified + 1} awaits phase {ruleset.phase(state)!r} "
-            f"from {', '.join(ruleset.awaiting(state)) or 'nobody'}")
+    return (f"{done}; the game is in play: adjudication {verified + 1} awaits phase {rules.phase(state)!r} "
+            f"from {', '.join(rules.awaiting(state)) or 'nobody'}")
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,8 @@ from typing import Any, Iterable, Mapping
 
 from . import chance, schemas, yamlio
 from .errors import PbemError, Problem
-from .ruleset import STANDING_KEY, DecisionNeeded, Decisions, Ruleset, Submission, get as get_ruleset
+from .ruleset import (STANDING_KEY, DecisionNeeded, Decisions, Rules, Ruleset, Submission, get as get_ruleset,
+                      rules_for, start)
 from .schemafiles import load_schema, orders_schema
 
 State = dict[str, Any]
@@ -127,7 +128,7 @@ def find_scenario(name: str, folder: Path | str) -> Path:
     raise PbemError(f"scenario {name!r}: no such file in {Path(folder)} or any folder above it")
 
 
-def scenario_start(path: Path) -> tuple[Ruleset, State]:
+def scenario_start(path: Path) -> tuple[Ruleset[Any], State]:
     """The ruleset a scenario names and its initial state (cached per file version)."""
     from .game import load_scenario
 
@@ -135,13 +136,13 @@ def scenario_start(path: Path) -> tuple[Ruleset, State]:
     key = (path.resolve(), stat.st_mtime_ns, stat.st_size)
     if key not in _SCENARIOS:
         doc, ruleset = load_scenario(path)
-        _SCENARIOS[key] = (ruleset.id, ruleset.initial_state(doc.data))
+        _SCENARIOS[key] = (ruleset.id, start(ruleset, doc.data)[1])
     ruleset_id, state = _SCENARIOS[key]
     return get_ruleset(ruleset_id), copy.deepcopy(state)
 
 
-def situation(case: Mapping[str, Any], folder: Path | str) -> tuple[Ruleset, State]:
-    """The ruleset and the state a case starts from: its `state` over its scenario's."""
+def situation(case: Mapping[str, Any], folder: Path | str) -> tuple[Rules, State]:
+    """The rules and the state a case starts from: its `state` over its scenario's."""
     ruleset, start = scenario_start(find_scenario(case["scenario"], folder))
     if case.get("state") is None:
         state = start
@@ -154,7 +155,7 @@ def situation(case: Mapping[str, Any], folder: Path | str) -> tuple[Ruleset, Sta
     standing = state.setdefault(STANDING_KEY, {})
     for side, answers in (case.get("standing") or {}).items():
         standing.setdefault(side, {}).update(answers)
-    return ruleset, state
+    return rules_for(ruleset, state), state
 
 
 def case_orders(case: Mapping[str, Any]) -> dict[str, list[Any]]:
@@ -185,10 +186,10 @@ def run_case(case: Mapping[str, Any], file: str = "<case>", folder: Path | str |
 
 
 def _run(case: Mapping[str, Any], folder: Path | str, outcome: CaseOutcome) -> None:
-    ruleset, state = situation(case, folder)
+    rules, state = situation(case, folder)
     orders = case_orders(case)
     expect = case["expect"]
-    rejected = _rejections(ruleset, state, orders, outcome.file)
+    rejected = _rejections(rules, state, orders, outcome.file)
     if not expect["accepted"]:
         _compare_rejections(outcome, expect, rejected)
         return
@@ -200,9 +201,9 @@ def _run(case: Mapping[str, Any], folder: Path | str, outcome: CaseOutcome) -> N
     dice = CaseDice(case.get("dice") or [])
     decisions = Decisions(dict(enumerate(case.get("decisions") or [])))
     submissions = {side: Submission(side, list(orders[side])) if side in orders else None
-                   for side in case.get("sides") or ruleset.sides({})}
+                   for side in case.get("sides") or rules.ruleset.sides({})}
     try:
-        resolution = ruleset.resolve(copy.deepcopy(state), submissions, dice, decisions)
+        resolution = rules.resolve(copy.deepcopy(state), submissions, dice, decisions)
     except DecisionNeeded as need:
         _compare_decision(outcome, expect.get("decision"), need)
         return
@@ -215,26 +216,26 @@ def _run(case: Mapping[str, Any], folder: Path | str, outcome: CaseOutcome) -> N
     if "events" in expect:
         outcome.failures += subset_mismatches(expect["events"], resolution.events, "events")
     if "phase" in expect:
-        outcome.failures += subset_mismatches(expect["phase"], ruleset.phase(resolution.state), "phase")
+        outcome.failures += subset_mismatches(expect["phase"], rules.phase(resolution.state), "phase")
     if "result" in expect:
-        outcome.failures += subset_mismatches(expect["result"], ruleset.result(resolution.state), "result")
+        outcome.failures += subset_mismatches(expect["result"], rules.result(resolution.state), "result")
     if "rolls" in expect and expect["rolls"] != len(dice.rolls):
         outcome.failures.append(f"rolls: expected {expect['rolls']} random numbers drawn, found {len(dice.rolls)}")
     if dice.unused:
         outcome.failures.append(f"dice: {dice.unused} forced numbers were never used")
 
 
-def _rejections(ruleset: Ruleset, state: State, orders: Mapping[str, list[Any]], file: str) -> list[Problem]:
+def _rejections(rules: Rules, state: State, orders: Mapping[str, list[Any]], file: str) -> list[Problem]:
     found = []
-    phase = ruleset.phase(state)
+    phase = rules.phase(state)
     for side, side_orders in orders.items():
         doc = yamlio.Document({"orders": side_orders}, file, {})
-        schema = {"type": "object", "properties": {"orders": orders_schema(ruleset, phase)["properties"]["orders"]}}
+        schema = {"type": "object", "properties": {"orders": orders_schema(rules.ruleset, phase)["properties"]["orders"]}}
         shape = schemas.problems(doc, schema)
         if shape:
             found += [Problem(problem.message, section="schema", file=side) for problem in shape]
             continue
-        for problem in ruleset.validate(ruleset.view(state, side), side, list(side_orders)):
+        for problem in rules.validate(rules.view(state, side), side, list(side_orders)):
             found.append(Problem(problem.message, order=problem.order, section=problem.section, legal=problem.legal,
                                  file=side))
     return found

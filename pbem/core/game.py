@@ -13,7 +13,7 @@ from .. import __version__
 from . import chance, clock, schemas, signing, yamlio
 from .archive import HIDDEN_SECRET_FILE, SECRET_DIR, Archive, commit_folder
 from .errors import ArchiveError, PbemError, Problem
-from .ruleset import STANDING_KEY, Ruleset, State, get as get_ruleset
+from .ruleset import STANDING_KEY, Ruleset, Rules, State, get as get_ruleset, start
 from .views import initial_view
 from .schemafiles import load_schema, scenario_schema
 
@@ -86,7 +86,7 @@ class Game:
         return clock.utc_text(clock.parse_utc(moment) + span)
 
     @property
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> Ruleset[Any]:
         """The installed ruleset, if it is the version the game was started with."""
         ruleset = get_ruleset(self.doc["ruleset"]["id"])
         wanted = self.doc["ruleset"]["version"]
@@ -122,12 +122,12 @@ def load_game(root: Path | str) -> Game:
     return Game(doc.data, stored.data, Path(root))
 
 
-def load_scenario(path: Path | str) -> tuple[yamlio.Document, Ruleset]:
+def load_scenario(path: Path | str) -> tuple[yamlio.Document, Ruleset[Any]]:
     """A scenario file, checked against the core schema and its ruleset's part."""
     return checked_scenario(yamlio.load_file(path))
 
 
-def checked_scenario(doc: yamlio.Document) -> tuple[yamlio.Document, Ruleset]:
+def checked_scenario(doc: yamlio.Document) -> tuple[yamlio.Document, Ruleset[Any]]:
     schemas.validate(doc, load_schema("scenario"))
     ruleset = get_ruleset(doc.data["ruleset"])
     schemas.validate(doc, scenario_schema(ruleset))
@@ -141,7 +141,7 @@ def initial_state(game: Game) -> State:
     if chance.file_hash(data) != game.doc["scenario"]["sha256"]:
         raise ArchiveError(f"{game.root / name}: does not match the hash game.yaml fixes")
     scenario, ruleset = checked_scenario(yamlio.load_bytes(data, str(game.root / name)))
-    return _with_standing(ruleset.initial_state(scenario.data), game.sides)
+    return _with_standing(start(ruleset, scenario.data)[1], game.sides)
 
 
 def _with_standing(state: State, sides: list[str]) -> State:
@@ -151,12 +151,12 @@ def _with_standing(state: State, sides: list[str]) -> State:
     return state
 
 
-def next_block(ruleset: Ruleset, state: State, deadline: str | None = None) -> dict[str, Any]:
+def next_block(rules: Rules, state: State, deadline: str | None = None) -> dict[str, Any]:
     """The `next` of a turn or view: the phase awaited, by whom and until when, or the result."""
-    result = ruleset.result(state)
+    result = rules.result(state)
     if result is not None:
         return {"result": result}
-    block: dict[str, Any] = {"phase": ruleset.phase(state), "awaiting": ruleset.awaiting(state)}
+    block: dict[str, Any] = {"phase": rules.phase(state), "awaiting": rules.awaiting(state)}
     if deadline is not None:
         block["deadline"] = deadline
     return block
@@ -221,14 +221,15 @@ def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.Signi
         archive.write_secret(secret.hex())
         archive.write_secret(hidden.hex(), HIDDEN_SECRET_FILE)
         archive.atomic_write_plain("scenario.yaml", scenario_bytes)
-        state = _with_standing(ruleset.initial_state(scenario_doc.data), sides)
+        rules, state = start(ruleset, scenario_doc.data)
+        state = _with_standing(state, sides)
         game_hash = chance.file_hash(data)
         started = Game(doc, data, root)
         deadline = started.deadline_after(clock.utc_text(now()))
         views: dict[str, bytes] = {}
         for side in sides:
-            view = yamlio.dump(initial_view(ruleset, game_id, game_hash, side, state,
-                                            next_block(ruleset, state, deadline), PROTOCOL_VERSION))
+            view = yamlio.dump(initial_view(rules, game_id, game_hash, side, state,
+                                            next_block(rules, state, deadline), PROTOCOL_VERSION))
             views[f"{side}.yaml"] = view.encode("utf-8")
             views[f"{side}.yaml.sig"] = signing.sign(view.encode("utf-8"), referee_key, namespace).encode("utf-8")
         commit_folder(root / "views" / "0000", views)

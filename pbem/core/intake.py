@@ -151,9 +151,9 @@ def accept(game: Game, candidate: Candidate, referee: Referee) -> Receipt:
 
 def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: bytes, signer: str,
                    candidate: Candidate, referee: Referee) -> Receipt:
-    ruleset = game.ruleset
+    rules = position.rules
     expect = position.expectation(signer)
-    OrdersError.collect(orders_problems(doc, ruleset, expect, view_state(ruleset, position.state, signer), signer))
+    OrdersError.collect(orders_problems(doc, rules, expect, view_state(rules, position.state, signer), signer))
     _same_protocol(game, doc)
     archive = Archive(game.root)
     mine = [rel for side, _, rel in archive.orders_files(expect.seq) if side == signer]

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import schemas, yamlio
 from .errors import Problem
-from .ruleset import Ruleset
+from .ruleset import Rules
 from .schemafiles import load_schema, orders_schema
 
 MAX_ORDERS: int = 1000
@@ -84,7 +84,7 @@ def _bounded(found: list[Problem], limit: int, file: str) -> list[Problem]:
                                     "(fix these and check again)", file=file)]
 
 
-def rule_problems(doc: yamlio.Document, ruleset: Ruleset, view_state: dict[str, Any], side: str,
+def rule_problems(doc: yamlio.Document, rules: Rules, view_state: dict[str, Any], side: str,
                   phase: str, *, awaited: bool = True) -> list[Problem]:
     """Schema of the phase's orders, then every rule check the ruleset makes from the view.
 
@@ -94,11 +94,11 @@ def rule_problems(doc: yamlio.Document, ruleset: Ruleset, view_state: dict[str, 
     too_many = size_problems(doc)
     if too_many:
         return too_many
-    shape = schemas.problems(doc, orders_schema(ruleset, phase))
+    shape = schemas.problems(doc, orders_schema(rules.ruleset, phase))
     if shape or not awaited:
         return shape
     located = []
-    for problem in ruleset.validate(view_state, side, list(doc.data["orders"])):
+    for problem in rules.validate(view_state, side, list(doc.data["orders"])):
         path: tuple[str | int, ...] = ("orders",)
         if problem.order is not None:
             path += (problem.order,) + tuple(problem.path)
@@ -109,7 +109,7 @@ def rule_problems(doc: yamlio.Document, ruleset: Ruleset, view_state: dict[str, 
     return _bounded(located, MAX_RULE_PROBLEMS, doc.file)
 
 
-def orders_problems(doc: yamlio.Document, ruleset: Ruleset, expect: Expectation, view_state: dict[str, Any],
+def orders_problems(doc: yamlio.Document, rules: Rules, expect: Expectation, view_state: dict[str, Any],
                     signer: str | None = None) -> list[Problem]:
     """Everything wrong with an orders document, envelope first (no rule checks on a wrong envelope)."""
     shape = schemas.problems(doc, load_schema("orders"))
@@ -118,5 +118,5 @@ def orders_problems(doc: yamlio.Document, ruleset: Ruleset, expect: Expectation,
     envelope = envelope_problems(doc, expect, signer) + size_problems(doc)
     if envelope:
         return envelope
-    return rule_problems(doc, ruleset, view_state, expect.side, expect.phase,
+    return rule_problems(doc, rules, view_state, expect.side, expect.phase,
                          awaited=expect.side in expect.awaiting)

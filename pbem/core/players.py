@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from . import chance, schemas, signing, yamlio
 from .errors import PbemError, Problem
 from .orders import Expectation, orders_problems
-from .ruleset import Ruleset, get as get_ruleset, is_option
+from .ruleset import Ruleset, Rules, get as get_ruleset, is_option, rules_for
 from .schemafiles import load_schema
 
 if TYPE_CHECKING:
@@ -30,8 +30,13 @@ class ViewFile:
     path: str
 
     @property
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> Ruleset[Any]:
         return get_ruleset(self.doc["ruleset"]["id"])
+
+    @property
+    def rules(self) -> Rules:
+        """The ruleset bound to the setup this view carries."""
+        return rules_for(self.ruleset, self.doc["state"])
 
     @property
     def ack(self) -> str:
@@ -97,7 +102,7 @@ def check_orders(view: ViewFile, orders_path: Path | str) -> list[Problem]:
     """The player's own pre-check: schema and every rule the view lets it check."""
     doc = yamlio.load_file(orders_path)
     expect = view.expectation()
-    return orders_problems(doc, view.ruleset, expect, view.doc["state"])
+    return orders_problems(doc, view.rules, expect, view.doc["state"])
 
 
 def reply_document(request: Mapping[str, Any], request_data: bytes, answer: Any) -> dict[str, Any]:
@@ -137,7 +142,7 @@ def bot_orders_file(game_dir: Path, side: str, key: signing.SigningKey, out: Pat
 
     view = read_view(game_dir / view_rel(Archive(game_dir).latest_seq(), side))
     secret = key.private.private_bytes_raw()
-    orders = view.ruleset.bot_orders(view.doc["state"], side, bot_seed("pbem/bot/orders", secret, view.data))
+    orders = view.rules.bot_orders(view.doc["state"], side, bot_seed("pbem/bot/orders", secret, view.data))
     doc = orders_document(view, orders, standing, entropy=bot_seed("pbem/bot/entropy", secret, view.data),
                           salt=bot_seed("pbem/bot/salt", secret, view.data))
     data = yamlio.dump(doc).encode("utf-8")

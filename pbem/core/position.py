@@ -9,7 +9,7 @@ from . import chance, schemas, signing, yamlio
 from .archive import Archive, turn_rel, view_rel
 from .game import Game, initial_state, next_block
 from .orders import Expectation
-from .ruleset import Ruleset, State
+from .ruleset import Ruleset, Rules, State, rules_for
 from .schemafiles import load_schema
 
 
@@ -34,21 +34,25 @@ class Position:
     deadline: str | None = None  # the orders deadline its views announced (docs/protocol.md §4a), if any
 
     @property
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> Ruleset[Any]:
         return self.game.ruleset
+
+    @property
+    def rules(self) -> Rules:
+        return rules_for(self.game.ruleset, self.state)
 
     @property
     def next_seq(self) -> int:
         return self.seq + 1
 
     def next(self) -> dict[str, Any]:
-        return next_block(self.ruleset, self.state)
+        return next_block(self.rules, self.state)
 
     def over(self) -> bool:
-        return self.ruleset.result(self.state) is not None
+        return self.rules.result(self.state) is not None
 
     def awaiting(self) -> list[str]:
-        return [] if self.over() else self.ruleset.awaiting(self.state)
+        return [] if self.over() else self.rules.awaiting(self.state)
 
     def view_hash(self, side: str) -> str:
         """What the side's next orders must ack: its view `seq`, or game.yaml before any turn."""
@@ -67,7 +71,7 @@ class Position:
         elif archive.decision_requests(self.next_seq):
             closed = (f"adjudication {self.next_seq} is under way (waiting for a decision); "
                       "orders for it can no longer change")
-        return Expectation(self.game.id, self.next_seq, side, "" if self.over() else self.ruleset.phase(self.state),
+        return Expectation(self.game.id, self.next_seq, side, "" if self.over() else self.rules.phase(self.state),
                            self.view_hash(side), tuple(self.awaiting()), closed)
 
 

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib.metadata import entry_points
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 from .chance import Dice, canonical_json
 from .errors import PbemError, Problem
 
 State = dict[str, Any]
 Event = dict[str, Any]
+Context = TypeVar("Context")
 STANDING_KEY = "standing"  # reserved top-level state key: side -> {topic: standing answer}
 
 
@@ -109,8 +112,14 @@ def standing_answer(state: State, side: str, topic: str, default: Any = None) ->
     return state.get(STANDING_KEY, {}).get(side, {}).get(topic, default)
 
 
-class Ruleset(ABC):
-    """One game's rules. Subclass, set the class attributes, implement the methods."""
+class Ruleset(ABC, Generic[Context]):
+    """One game's rules. Subclass, set the class attributes, implement the methods.
+
+    A game's fixed data (map, tables, unit types) is prepared once: `setup(scenario)` gives the
+    plain document every state and view of the game carries under `setup`, and `prepare(setup)`
+    turns it into the ruleset's context, which the core passes back into every call that reads a
+    state. A ruleset keeps no cache of its own between calls; what it derives lives in its context.
+    """
 
     id: ClassVar[str]
     version: ClassVar[str]
@@ -125,21 +134,36 @@ class Ruleset(ABC):
         """JSON Schema of the scenario's ruleset part (the `setup` key)."""
         return {"type": "object"}
 
+    def tables_schema(self) -> dict[str, Any] | None:
+        """JSON Schema of the scenario's `tables:` overrides; None when the ruleset takes none."""
+        return None
+
+    def setup(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """The plain setup a game carries in its states and views (under `setup`); {} for none.
+
+        Called on a scenario the schemas accepted; raise PbemError for what they cannot check.
+        """
+        return {}
+
+    def prepare(self, setup: Mapping[str, Any]) -> Context:
+        """The context every other call receives, built once per game from its setup."""
+        return None  # type: ignore[return-value]
+
     @abstractmethod
-    def initial_state(self, scenario: Mapping[str, Any]) -> State:
+    def initial_state(self, context: Context, scenario: Mapping[str, Any]) -> State:
         """The public starting state; anything random or hidden happens in adjudication 1."""
 
     # --- the sequence ---------------------------------------------------------------------------
     @abstractmethod
-    def phase(self, state: State) -> str:
+    def phase(self, context: Context, state: State) -> str:
         """The name of the phase to be resolved next (orders name it in `phase`)."""
 
     @abstractmethod
-    def awaiting(self, state: State) -> list[str]:
+    def awaiting(self, context: Context, state: State) -> list[str]:
         """Sides that must submit orders before the next phase resolves; [] for an automatic phase."""
 
     @abstractmethod
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, context: Context, state: State) -> dict[str, Any] | None:
         """The game's result once it is over (winner, reason, rule section); None while it goes on."""
 
     @abstractmethod
@@ -160,7 +184,7 @@ class Ruleset(ABC):
         return []
 
     @abstractmethod
-    def validate(self, view: State, side: str, orders: list[Any]) -> list[Problem]:
+    def validate(self, context: Context, view: State, side: str, orders: list[Any]) -> list[Problem]:
         """Every rule violation in `orders`, judged from the side's own view state only.
 
         The referee calls this with the same view the player got, so a rejection can never
@@ -168,27 +192,107 @@ class Ruleset(ABC):
         """
 
     @abstractmethod
-    def resolve(self, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
+    def resolve(self, context: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
                 decisions: Decisions) -> Resolution:
         """Resolve the current phase. Pure: randomness only through `dice`."""
 
     # --- fog of war -----------------------------------------------------------------------------
     @abstractmethod
-    def view(self, state: State, side: str) -> State:
+    def view(self, context: Context, state: State, side: str) -> State:
         """What `side` may know of the state, built from an allow-list (no `standing` key)."""
 
     @abstractmethod
-    def visible(self, event: Event, side: str) -> Event | None:
+    def visible(self, context: Context, event: Event, side: str) -> Event | None:
         """The event as `side` may see it, or None."""
 
     # --- bots -----------------------------------------------------------------------------------
-    def bot_orders(self, view: State, side: str, seed: bytes) -> list[Any]:
+    def bot_orders(self, context: Context, view: State, side: str, seed: bytes) -> list[Any]:
         """Legal orders for `side` from its view alone; `seed` is the bot's own randomness."""
         return []
 
     def bot_answer(self, request: Mapping[str, Any], seed: bytes) -> Any:
-        """An answer to a decision request, from the request alone."""
+        """An answer to a decision request, from the request alone (so it needs no context)."""
         return request["options"][0]
+
+    # --- pictures and words ---------------------------------------------------------------------
+    def picture(self, context: Context) -> Any:
+        """The ruleset's picture adapter (`pbem.render.adapters.Adapter`), or None for no pictures."""
+        return None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A ruleset bound to one game's prepared context: what the core calls once the setup is known."""
+
+    ruleset: Ruleset[Any]
+    setup: dict[str, Any]
+    context: Any
+
+    @property
+    def id(self) -> str:
+        return self.ruleset.id
+
+    @property
+    def version(self) -> str:
+        return self.ruleset.version
+
+    def start(self, scenario: Mapping[str, Any]) -> State:
+        return self.ruleset.initial_state(self.context, scenario)
+
+    def phase(self, state: State) -> str:
+        return self.ruleset.phase(self.context, state)
+
+    def awaiting(self, state: State) -> list[str]:
+        return self.ruleset.awaiting(self.context, state)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return self.ruleset.result(self.context, state)
+
+    def validate(self, view: State, side: str, orders: list[Any]) -> list[Problem]:
+        return self.ruleset.validate(self.context, view, side, orders)
+
+    def resolve(self, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
+                decisions: Decisions) -> Resolution:
+        return self.ruleset.resolve(self.context, state, submissions, dice, decisions)
+
+    def view(self, state: State, side: str) -> State:
+        return self.ruleset.view(self.context, state, side)
+
+    def visible(self, event: Event, side: str) -> Event | None:
+        return self.ruleset.visible(self.context, event, side)
+
+    def bot_orders(self, view: State, side: str, seed: bytes) -> list[Any]:
+        return self.ruleset.bot_orders(self.context, view, side, seed)
+
+    def picture(self) -> Any:
+        return self.ruleset.picture(self.context)
+
+
+SETUP_KEY = "setup"  # reserved top-level key of states and views: the game's setup, the same in each
+
+
+def bind(ruleset: Ruleset[Any], setup: Mapping[str, Any] | None) -> Rules:
+    """The ruleset prepared for this setup (prepared once per distinct setup in a process)."""
+    plain = dict(setup or {})
+    return _bound(ruleset.id, ruleset.version, canonical_json(plain).decode("utf-8"), ruleset)
+
+
+@lru_cache(maxsize=16)
+def _bound(ruleset_id: str, version: str, setup_json: str, ruleset: Ruleset[Any]) -> Rules:
+    setup = json.loads(setup_json)
+    return Rules(ruleset, setup, ruleset.prepare(setup))
+
+
+def rules_for(ruleset: Ruleset[Any], state: Mapping[str, Any]) -> Rules:
+    """The ruleset bound to the setup a state or a view carries."""
+    found = state.get(SETUP_KEY)
+    return bind(ruleset, found if isinstance(found, Mapping) else None)
+
+
+def start(ruleset: Ruleset[Any], scenario: Mapping[str, Any]) -> tuple[Rules, State]:
+    """A scenario's rules and its initial state."""
+    rules = bind(ruleset, ruleset.setup(scenario))
+    return rules, rules.start(scenario)
 
 
 # --- registry -------------------------------------------------------------------------------------
@@ -197,7 +301,7 @@ BUILTIN: dict[str, str] = {  # id -> "module:Class" of the shipped games
     "fbsm": "pbem.rulesets.fbsm:Fbsm",
     "toc": "pbem.rulesets.toc:Toc",
 }
-_loaded: dict[str, Ruleset] = {}
+_loaded: dict[str, Ruleset[Any]] = {}
 _extra: dict[str, str] = {}
 
 
@@ -237,7 +341,7 @@ def available() -> list[str]:
     return sorted(_targets())
 
 
-def get(ruleset_id: str) -> Ruleset:
+def get(ruleset_id: str) -> Ruleset[Any]:
     """The ruleset with this id; PbemError naming the known ids otherwise."""
     if ruleset_id in _loaded:
         return _loaded[ruleset_id]
@@ -247,7 +351,7 @@ def get(ruleset_id: str) -> Ruleset:
         raise PbemError(f"unknown ruleset {ruleset_id!r}; known: {known}")
     module_name, _, class_name = targets[ruleset_id].partition(":")
     cls = getattr(importlib.import_module(module_name), class_name)
-    instance: Ruleset = cls()
+    instance: Ruleset[Any] = cls()
     if instance.id != ruleset_id:
         raise PbemError(f"{targets[ruleset_id]} declares id {instance.id!r}, registered as {ruleset_id!r}")
     _loaded[ruleset_id] = instance

@@ -28,15 +28,20 @@ def load_schema(kind: str) -> dict[str, Any]:
     return schema
 
 
-def scenario_schema(ruleset: Ruleset) -> dict[str, Any]:
+def scenario_schema(ruleset: Ruleset[Any]) -> dict[str, Any]:
     schema = load_schema("scenario")
     schema["properties"]["ruleset"] = {"const": ruleset.id}
     schema["properties"]["setup"] = copy.deepcopy(ruleset.scenario_schema())
     schema["required"] = [*schema["required"], "setup"]  # every ruleset builds its start from it
+    tables = ruleset.tables_schema()
+    if tables is None:
+        del schema["properties"]["tables"]  # a ruleset without tables takes no overrides
+    else:
+        schema["properties"]["tables"] = copy.deepcopy(tables)
     return schema
 
 
-def orders_schema(ruleset: Ruleset, phase: str | None = None) -> dict[str, Any]:
+def orders_schema(ruleset: Ruleset[Any], phase: str | None = None) -> dict[str, Any]:
     """The orders envelope with the ruleset's `orders` (for one phase, or each phase by `if`)."""
     schema = load_schema("orders")
     schema["properties"]["standing"] = copy.deepcopy(ruleset.standing_schema())
@@ -52,7 +57,7 @@ def orders_schema(ruleset: Ruleset, phase: str | None = None) -> dict[str, Any]:
     return schema
 
 
-def schema_for(kind: str, ruleset: Ruleset | None = None) -> dict[str, Any]:
+def schema_for(kind: str, ruleset: Ruleset[Any] | None = None) -> dict[str, Any]:
     """What `pbem schema KIND [--ruleset ID]` prints."""
     if ruleset is None:
         return load_schema(kind)

@@ -31,7 +31,7 @@ def status(game_dir: Path | str, *, public: bool = False) -> str:
     if position.over():
         lines.append(f"game over: {position.next()['result']}")
         return "\n".join(lines)
-    lines.append(f"next: seq {position.next_seq}, phase {position.ruleset.phase(position.state)!r}")
+    lines.append(f"next: seq {position.next_seq}, phase {position.rules.phase(position.state)!r}")
     if public:
         return "\n".join(lines + _public_sides(position))
     return "\n".join(lines + _referee_sides(position, Archive(game_dir)))

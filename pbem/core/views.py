@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from . import chance
-from .ruleset import STANDING_KEY, Ruleset, State
+from .ruleset import STANDING_KEY, Rules, State
 
 
-def view_state(ruleset: Ruleset, state: State, side: str) -> State:
+def view_state(rules: Rules, state: State, side: str) -> State:
     """The ruleset's view of the state for `side` (what validation runs against)."""
-    return ruleset.view(state, side)
+    return rules.view(state, side)
 
 
 def own_standing(state: State, side: str) -> dict[str, Any]:
@@ -25,14 +25,14 @@ def public_next(next_: Mapping[str, Any]) -> dict[str, Any]:
     return {key: next_[key] for key in ("phase", "awaiting", "deadline", "result") if key in next_}
 
 
-def initial_view(ruleset: Ruleset, game_id: str, game_hash: str, side: str, state: State,
+def initial_view(rules: Rules, game_id: str, game_hash: str, side: str, state: State,
                  next_: Mapping[str, Any], protocol: int) -> dict[str, Any]:
     """View 0: the starting position as this side sees it, bound to game.yaml."""
     return {
         "pbem": protocol,
         "kind": "view",
         "game": game_id,
-        "ruleset": {"id": ruleset.id, "version": ruleset.version},
+        "ruleset": {"id": rules.ruleset.id, "version": rules.ruleset.version},
         "seq": 0,
         "side": side,
         "master": game_hash,
@@ -40,18 +40,18 @@ def initial_view(ruleset: Ruleset, game_id: str, game_hash: str, side: str, stat
         "phases": [],
         "dice": {"seed": None, "previous": None, "inputs": [], "phase_seed": None, "rolls": []},
         "events": [],
-        "state": view_state(ruleset, state, side),
+        "state": view_state(rules, state, side),
         "standing": own_standing(state, side),
         "next": public_next(next_),
     }
 
 
-def turn_view(ruleset: Ruleset, turn: Mapping[str, Any], turn_hash: str, side: str,
+def turn_view(rules: Rules, turn: Mapping[str, Any], turn_hash: str, side: str,
               previous_view: str) -> dict[str, Any]:
     """View k of `side`, built from the master turn file k."""
     events = []
     for event in turn["events"]:
-        shown = ruleset.visible(event, side)
+        shown = rules.visible(event, side)
         if shown is not None:
             events.append(shown)
     rolls = [
@@ -78,7 +78,7 @@ def turn_view(ruleset: Ruleset, turn: Mapping[str, Any], turn_hash: str, side: s
         "pbem": turn["pbem"],
         "kind": "view",
         "game": turn["game"],
-        "ruleset": {"id": ruleset.id, "version": ruleset.version},
+        "ruleset": {"id": rules.ruleset.id, "version": rules.ruleset.version},
         "seq": turn["seq"],
         "side": side,
         "master": turn_hash,
@@ -86,7 +86,7 @@ def turn_view(ruleset: Ruleset, turn: Mapping[str, Any], turn_hash: str, side: s
         "phases": list(turn["phases"]),
         "dice": dice,
         "events": events,
-        "state": view_state(ruleset, turn["state"], side),
+        "state": view_state(rules, turn["state"], side),
         "standing": own_standing(turn["state"], side),
         "next": public_next(turn["next"]),
     }

@@ -89,9 +89,8 @@ class MailPlayer:
         if ident in self.answered or "result" in next_ or self.side not in next_.get("awaiting", []):
             return None
         self.answered.add(ident)
-        ruleset = get_ruleset(view.doc["ruleset"]["id"])
-        orders = ruleset.bot_orders(view.doc["state"], self.side, bot_seed("pbem/mailbot/orders", self.side.encode(),
-                                                                           view.data))
+        orders = view.rules.bot_orders(view.doc["state"], self.side, bot_seed("pbem/mailbot/orders",
+                                                                              self.side.encode(), view.data))
         doc = orders_document(view, orders, entropy=bot_seed("pbem/mailbot/entropy", self.side.encode(), view.data))
         return self._send(doc, f"orders-{view.doc['seq'] + 1:04d}.yaml", received)
 

@@ -13,23 +13,22 @@ nothing else:
   hash and `next` are in every view by construction (core/views.py).
 
 Every fact in the post is therefore a fact each side's own view states in the same words, so
-the post cannot tell any side what its view hides. A ruleset may offer a richer public
-picture by defining `public_view(state) -> dict`; it is then used for the state instead of
-the key-by-key rule (the ruleset answers for it as it does for `view`).
+the post cannot tell any side what its view hides. No ruleset hook can widen it: a public
+fact is one every view already states.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..core import chance, yamlio
 from ..core.archive import Archive, seq_dir
 from ..core.errors import PbemError
 from ..core.game import initial_state, load_game, next_block
 from ..core.position import announced_deadline, load_turn
-from ..core.ruleset import STANDING_KEY, Ruleset, State
+from ..core.ruleset import STANDING_KEY, Rules, State, rules_for
 from ..core.views import public_next
 from .compose import Part
 from .deadlines import schedule
@@ -65,17 +64,14 @@ class PublicTurn:
 _ABSENT = object()
 
 
-def public_state(ruleset: Ruleset, state: State, sides: list[str]) -> dict[str, Any]:
-    hook: Callable[[State], dict[str, Any]] | None = getattr(ruleset, "public_view", None)
-    if callable(hook):
-        return dict(hook(state))
-    views = [ruleset.view(state, side) for side in sides]
+def public_state(rules: Rules, state: State, sides: list[str]) -> dict[str, Any]:
+    views = [rules.view(state, side) for side in sides]
     return {key: value for key, value in state.items()
             if key != STANDING_KEY and all(view.get(key, _ABSENT) == value for view in views)}
 
 
-def public_events(ruleset: Ruleset, events: list[dict[str, Any]], sides: list[str]) -> list[dict[str, Any]]:
-    return [event for event in events if all(ruleset.visible(event, side) == event for side in sides)]
+def public_events(rules: Rules, events: list[dict[str, Any]], sides: list[str]) -> list[dict[str, Any]]:
+    return [event for event in events if all(rules.visible(event, side) == event for side in sides)]
 
 
 def public_rolls(rolls: list[dict[str, Any]], sides: list[str]) -> list[dict[str, Any]]:
@@ -98,13 +94,15 @@ def public_turn(game_dir: Path | str, seq: int | None = None) -> PublicTurn:
     if seq == 0:
         state = initial_state(game)
         turn: dict[str, Any] = {"phases": [], "events": [], "dice": {"rolls": [], "seed": None, "phase_seed": None},
-                                "orders": [], "next": next_block(ruleset, state, announced_deadline(archive, game))}
+                                "orders": [], "next": next_block(rules_for(ruleset, state), state,
+                                                                 announced_deadline(archive, game))}
         master_hash = None
     else:
         turn, data = load_turn(archive, game, seq)
         state = turn["state"]
         master_hash = chance.file_hash(data)
     sides = game.sides
+    rules = rules_for(ruleset, state)
     orders = [{key: entry[key] for key in ("side", "status", "hash") if key in entry} for entry in turn["orders"]]
     deadline = turn["next"].get("deadline")  # version 2: the deadline the referee signed
     plan = schedule(game.settings())
@@ -112,8 +110,8 @@ def public_turn(game_dir: Path | str, seq: int | None = None) -> PublicTurn:
     if plan and opened and "result" not in turn["next"]:
         deadline = iso(plan.due_at(opened))
     return PublicTurn(game.id, f"{ruleset.id} {ruleset.version}", seq, list(turn["phases"]),
-                      public_events(ruleset, turn["events"], sides), public_rolls(turn["dice"]["rolls"], sides),
-                      public_state(ruleset, state, sides), public_next(turn["next"]), master_hash,
+                      public_events(rules, turn["events"], sides), public_rolls(turn["dice"]["rolls"], sides),
+                      public_state(rules, state, sides), public_next(turn["next"]), master_hash,
                       turn["dice"].get("seed"), turn["dice"].get("phase_seed"), orders, deadline)
 
 

@@ -1,16 +1,16 @@
 """What the renderer needs from a ruleset, read from a view: the map, the counters, the events.
 
-The core knows nothing of maps or counters, so each hex ruleset gets one small adapter here
-(keyed by the view's `ruleset.id`) that reads that ruleset's view state and events. An adapter
-only ever reads the view it is given: whatever it draws or says is what the side may know.
+The core knows nothing of maps or counters, so each ruleset with pictures supplies an adapter
+(`Ruleset.picture(context)`, in its own `picture.py`) that reads its view state and events. An
+adapter only ever reads the view it is given: whatever it draws or says is what the side may know.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
+from pbem.core.ruleset import available, get, rules_for
 from pbem.geometry.hexmap import HexMap
 
 View = Mapping[str, Any]
@@ -99,24 +99,11 @@ class Adapter:
         return []
 
 
-ADAPTERS: dict[str, Callable[[], Adapter]] = {}
-MODULES = {"fbsm": "pbem.render.fbsm_adapter", "toc": "pbem.render.toc_adapter"}  # ruleset id -> the module that registers its adapter
-
-
-def register(ruleset_id: str) -> Callable[[Callable[[], Adapter]], Callable[[], Adapter]]:
-    def wrap(factory: Callable[[], Adapter]) -> Callable[[], Adapter]:
-        ADAPTERS[ruleset_id] = factory
-        return factory
-    return wrap
-
-
 def adapter_for(view: View) -> Adapter | None:
+    """The picture adapter of the view's ruleset (through the core's registry), or None if it has none."""
     ruleset_id = str((view.get("ruleset") or {}).get("id"))
-    if ruleset_id in MODULES and ruleset_id not in ADAPTERS:
-        # import lazily so a broken or missing ruleset never breaks the others
-        try:
-            importlib.import_module(MODULES[ruleset_id])
-        except ImportError:
-            return None
-    factory = ADAPTERS.get(ruleset_id)
-    return factory() if factory else None
+    if ruleset_id not in available():
+        return None
+    state = view.get("state")
+    found = rules_for(get(ruleset_id), state if isinstance(state, Mapping) else {}).picture()
+    return found if isinstance(found, Adapter) else None

@@ -23,7 +23,7 @@ def _load(path: str) -> dict[str, Any]:
 def png_bytes(svg: str) -> bytes:
     """The SVG as PNG through cairosvg (optional: `pip install cairosvg`)."""
     try:
-        import cairosvg  # type: ignore[import-untyped]
+        import cairosvg
     except ImportError as error:
         raise PbemError("pbem render --png needs cairosvg (pip install pbem[render])") from error
     return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8")))

@@ -98,7 +98,7 @@ def render(view: Mapping[str, Any], area: str | None = None) -> str:
     if adapter is None:
         raise ValueError(f"no map renderer for ruleset {(view.get('ruleset') or {}).get('id')!r}")
     pic = adapter.picture(view)
-    import svgwrite  # type: ignore[import-untyped]  # only when there is something to draw
+    import svgwrite  # only when there is something to draw
 
     lay = Layout(pic.map, _parse_area(area))
     legend_w = 250

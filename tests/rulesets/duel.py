@@ -43,7 +43,7 @@ class Duel(Ruleset):
                 "properties": {"cells": {"type": "integer", "minimum": 3, "maximum": 20},
                                "turns": {"type": "integer", "minimum": 1, "maximum": 50}}}
 
-    def initial_state(self, scenario: Mapping[str, Any]) -> State:
+    def initial_state(self, context: Any, scenario: Mapping[str, Any]) -> State:
         setup = scenario["setup"]
         return {
             "phase": "deploy",
@@ -57,13 +57,13 @@ class Duel(Ruleset):
     def phase_names(self) -> list[str]:
         return ["deploy", "scout", "fire"]
 
-    def phase(self, state: State) -> str:
+    def phase(self, context: Any, state: State) -> str:
         return str(state["phase"])
 
-    def awaiting(self, state: State) -> list[str]:
+    def awaiting(self, context: Any, state: State) -> list[str]:
         return [] if state["phase"] == "scout" else list(SIDES)
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, context: Any, state: State) -> dict[str, Any] | None:
         for side in SIDES:
             if state["hq"][side]["strength"] <= 0:
                 return {"winner": other(side), "section": "V1", "reason": f"{side} HQ destroyed"}
@@ -90,7 +90,7 @@ class Duel(Ruleset):
         return {"deploy": ["{place: hq, cell: N}   exactly one (D1)"],
                 "fire": ["{fire: N}   at most one (F1); not your own HQ's cell (F2)"]}.get(phase, [])
 
-    def validate(self, view: State, side: str, orders: list[Any]) -> list[Problem]:
+    def validate(self, context: Any, view: State, side: str, orders: list[Any]) -> list[Problem]:
         problems = []
         cells = view["cells"]
         legal_cells = f"cells 1 to {cells}"
@@ -112,7 +112,7 @@ class Duel(Ruleset):
                                         section="F2", legal=choices))
         return problems
 
-    def resolve(self, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
+    def resolve(self, context: Any, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
                 decisions: Decisions) -> Resolution:
         events: list[dict[str, Any]] = []
         phase = state["phase"]
@@ -161,7 +161,7 @@ class Duel(Ruleset):
             hq["cell"] = cell - 1 if answer == "shift-left" else cell + 1
             events.append({"type": "shifted", "side": target, "section": "F3", "to": hq["cell"]})
 
-    def view(self, state: State, side: str) -> State:
+    def view(self, context: Any, state: State, side: str) -> State:
         enemy = state["hq"][other(side)]
         return {
             "phase": state["phase"],
@@ -173,7 +173,7 @@ class Duel(Ruleset):
             "intel": state["intel"][side],
         }
 
-    def visible(self, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    def visible(self, context: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
         if event["type"] in ("fire", "loss"):
             return dict(event)
         if event["type"] == "shifted":
@@ -181,7 +181,7 @@ class Duel(Ruleset):
                                                               "section": "F3"}
         return dict(event) if event["side"] == side else None
 
-    def bot_orders(self, view: State, side: str, seed: bytes) -> list[Any]:
+    def bot_orders(self, context: Any, view: State, side: str, seed: bytes) -> list[Any]:
         cells = view["cells"]
         if view["phase"] == "deploy":
             return [{"place": "hq", "cell": 1 + pick(seed, "deploy", cells)}]

@@ -130,7 +130,7 @@ def _legal(view: Mapping[str, Any], side: str, planned: list[Any]) -> list[Any]:
     ruleset = Fbsm()
     kept = list(planned)
     for _ in range(len(planned) + 1):
-        problems = ruleset.validate(dict(view), side, kept)
+        problems = ruleset.validate(ruleset.prepare(view["setup"]), dict(view), side, kept)
         bad = sorted({p.order for p in problems if p.order is not None})
         if not problems:
             return kept

@@ -11,12 +11,12 @@ from pbem.core.ruleset import Decisions, Resolution, Ruleset, State, Submission
 
 from . import bombardment, bots, fire, fog, movement, random_events, reinforcements, sequence, setup, victory
 from .board import Board
-from .tables import DEFAULT_MAP, PACKAGED_MAPS, SIDES, config, scenario_setup
+from .tables import DEFAULT_MAP, PACKAGED_MAPS, SIDES, Config, config, scenario_setup
 from .orders import STANDING_SCHEMA, order_kinds, order_schema
 from .state import NO_EFFECTS, NO_ONCE, normalize
 
 
-class Fbsm(Ruleset):
+class Fbsm(Ruleset[Config]):
     id = "fbsm"
     version = "3"  # 3: german-placement always awaits the German (no `placement: auto`)
     title = "First Blood: Second Marne, 15 July 1918"
@@ -37,12 +37,20 @@ class Fbsm(Ruleset):
             },
         }
 
-    def initial_state(self, scenario: Mapping[str, Any]) -> State:
-        setup_ = scenario_setup(scenario)
-        cfg = config(setup_)
+    def tables_schema(self) -> dict[str, Any]:
+        return {"type": "object"}  # still checked by scenario_setup
+
+    def setup(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        return scenario_setup(scenario)
+
+    def prepare(self, setup: Mapping[str, Any]) -> Config:
+        return config(setup)
+
+    def initial_state(self, context: Config, scenario: Mapping[str, Any]) -> State:
+        cfg = context
         return {
             "fbsm": 1,
-            "setup": setup_,
+            "setup": self.setup(scenario),
             "turn": 1,
             "phase": "us-setup",
             "units": {uid: {"hex": None, "status": "container", "z": 0} for uid in sorted(cfg.counters)},
@@ -55,13 +63,13 @@ class Fbsm(Ruleset):
         }
 
     # --- the sequence ---------------------------------------------------------------------------
-    def phase(self, state: State) -> str:
+    def phase(self, context: Any, state: State) -> str:
         return str(state["phase"])
 
-    def awaiting(self, state: State) -> list[str]:
+    def awaiting(self, context: Any, state: State) -> list[str]:
         return sequence.awaiting(normalize(state))
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, context: Any, state: State) -> dict[str, Any] | None:
         result = state.get("result")
         return dict(result) if result else None
 
@@ -78,7 +86,7 @@ class Fbsm(Ruleset):
     def order_kinds(self, phase: str) -> list[str]:
         return order_kinds(phase)
 
-    def validate(self, view: State, side: str, orders: list[Any]) -> list[Problem]:
+    def validate(self, context: Any, view: State, side: str, orders: list[Any]) -> list[Problem]:
         phase = view["phase"]
         kind = sequence.KIND.get(phase)
         if phase in sequence.AUTOMATIC or sequence.owner(phase) != side:
@@ -98,7 +106,7 @@ class Fbsm(Ruleset):
             return bombardment.validate(board, orders, view.get("markers") or {})
         return []
 
-    def resolve(self, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
+    def resolve(self, context: Any, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
                 decisions: Decisions) -> Resolution:
         state = normalize(copy.deepcopy(dict(state)))
         events: list[dict[str, Any]] = []
@@ -143,15 +151,21 @@ class Fbsm(Ruleset):
         return Resolution(state, events)
 
     # --- fog of war -----------------------------------------------------------------------------
-    def view(self, state: State, side: str) -> State:
+    def view(self, context: Any, state: State, side: str) -> State:
         return fog.view(state, side)
 
-    def visible(self, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    def visible(self, context: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
         return fog.visible(event, side)
 
     # --- bots -----------------------------------------------------------------------------------
-    def bot_orders(self, view: State, side: str, seed: bytes) -> list[Any]:
+    def bot_orders(self, context: Any, view: State, side: str, seed: bytes) -> list[Any]:
         return bots.orders(view, side, seed)
 
     def bot_answer(self, request: Mapping[str, Any], seed: bytes) -> Any:
         return bots.answer(request, seed)
+
+    # --- pictures and words ---------------------------------------------------------------------
+    def picture(self, context: Config) -> Any:
+        from .picture import FbsmAdapter  # imported on use: drawing is not needed to adjudicate
+
+        return FbsmAdapter(context)

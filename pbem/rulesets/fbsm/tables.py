@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from pbem.core.errors import PbemError, Problem
 from pbem.geometry.hexgrid import Hex, HexGrid, Line
 from pbem.geometry.hexmap import HexMap, MapError
-from pbem.tables import TableFile, packaged_yaml
+from pbem.rulesets.kit.tables import TableFile, packaged_yaml
 
 DEFAULT_MAP = "second-marne"
 PACKAGED_MAPS = {"second-marne": "map.yaml"}

@@ -11,12 +11,12 @@ from pbem.core.ruleset import Decisions, Resolution, Ruleset, State, Submission
 
 from . import bots, combat, fog, movement, sequence, stacking, victory
 from .board import Board
-from .config import PACKAGED_MAPS, SIDES, config, scenario_setup
+from .config import PACKAGED_MAPS, SIDES, Config, config, scenario_setup
 from .orders import NEXT_OF, STANDING_SCHEMA, order_kinds, order_schema
 from .state import normalize, place
 
 
-class Toc(Ruleset):
+class Toc(Ruleset[Config]):
     id = "toc"
     version = "2"
     title = "The Old Contemptibles: The Battle of Mons, 1914"
@@ -35,12 +35,20 @@ class Toc(Ruleset):
             },
         }
 
-    def initial_state(self, scenario: Mapping[str, Any]) -> State:
-        setup = scenario_setup(scenario)
-        cfg = config(setup)
+    def tables_schema(self) -> dict[str, Any]:
+        return {"type": "object"}  # still checked by scenario_setup
+
+    def setup(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        return scenario_setup(scenario)
+
+    def prepare(self, setup: Mapping[str, Any]) -> Config:
+        return config(setup)
+
+    def initial_state(self, context: Config, scenario: Mapping[str, Any]) -> State:
+        cfg = context
         state: State = {
             "toc": 1,
-            "setup": setup,
+            "setup": self.setup(scenario),
             "turn": 1,
             "phase": "german-movement",
             "sequence": None,
@@ -57,13 +65,13 @@ class Toc(Ruleset):
         return state
 
     # --- the sequence ---------------------------------------------------------------------------
-    def phase(self, state: State) -> str:
+    def phase(self, context: Any, state: State) -> str:
         return str(state["phase"])
 
-    def awaiting(self, state: State) -> list[str]:
+    def awaiting(self, context: Any, state: State) -> list[str]:
         return sequence.awaiting(normalize(state))
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, context: Any, state: State) -> dict[str, Any] | None:
         found = state.get("result")
         return dict(found) if found else None
 
@@ -80,7 +88,7 @@ class Toc(Ruleset):
     def order_kinds(self, phase: str) -> list[str]:
         return order_kinds(phase)
 
-    def validate(self, view: State, side: str, orders: list[Any]) -> list[Problem]:
+    def validate(self, context: Any, view: State, side: str, orders: list[Any]) -> list[Problem]:
         phase = view["phase"]
         if view.get("result") or sequence.owner(phase) != side:
             if orders:
@@ -139,7 +147,7 @@ class Toc(Ruleset):
                         path=("next_phase",) + ((p.order,) if p.order is not None else ()) + tuple(p.path),
                         section=p.section, legal=p.legal) for p in inner]
 
-    def resolve(self, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
+    def resolve(self, context: Any, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
                 decisions: Decisions) -> Resolution:
         state = normalize(copy.deepcopy(dict(state)))
         events: list[dict[str, Any]] = []
@@ -176,15 +184,21 @@ class Toc(Ruleset):
         return Resolution(state, events)
 
     # --- fog of war -----------------------------------------------------------------------------
-    def view(self, state: State, side: str) -> State:
+    def view(self, context: Any, state: State, side: str) -> State:
         return fog.view(state, side)
 
-    def visible(self, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    def visible(self, context: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
         return fog.visible(event, side)
 
     # --- bots -----------------------------------------------------------------------------------
-    def bot_orders(self, view: State, side: str, seed: bytes) -> list[Any]:
+    def bot_orders(self, context: Any, view: State, side: str, seed: bytes) -> list[Any]:
         return bots.orders(view, side, seed)
 
     def bot_answer(self, request: Mapping[str, Any], seed: bytes) -> Any:
         return bots.answer(request, seed)
+
+    # --- pictures and words ---------------------------------------------------------------------
+    def picture(self, context: Config) -> Any:
+        from .picture import TocAdapter  # imported on use: drawing is not needed to adjudicate
+
+        return TocAdapter(context)

@@ -1,4 +1,4 @@
-"""Tables shipped as data, each value carrying where it came from (DESIGN.md, "Tables").
+"""Tables shipped as data, each value carrying where it came from (docs/writing-a-ruleset.md, "Tables").
 
 A table entry is either plain data or `{value: ..., source: "10.10"}` / `{value: ..., assumed:
 true, note: ...}`. Rules code works on the plain values; documentation and tests list the
@@ -13,7 +13,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from .core import yamlio
+from pbem.core import yamlio
 
 
 @lru_cache(maxsize=None)
@@ -68,3 +68,13 @@ class TableFile:
     def assumed(self) -> list[tuple[str, Any, str]]:
         """Every assumed value: (path, value, note), which the ruleset's docs must list."""
         return assumed_entries(packaged_yaml(self.package, self.name))
+
+
+def merge(base: Any, over: Any) -> Any:
+    """`over` laid on `base`: mappings merge key by key, anything else is replaced whole."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for key, value in over.items():
+            out[key] = merge(base[key], value) if key in base else copy.deepcopy(value)
+        return out
+    return copy.deepcopy(over)

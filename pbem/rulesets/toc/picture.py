@@ -1,4 +1,4 @@
-"""The toc adapter: The Old Contemptibles views as pictures and sentences.
+"""The toc picture adapter (`Ruleset.picture`): The Old Contemptibles views as pictures and sentences.
 
 Own units carry their step strength in the view; their printed values come from the counter
 mix at that strength. Enemy stacks show the count and the top unit at its step strength.
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.rulesets.toc.config import config
+from pbem.render.adapters import Action, Adapter, Counter, Mark, Picture, View
 
-from .adapters import Action, Adapter, Counter, Mark, Picture, View, register
+from .config import Config
 
 SIDE_NAMES = {"british": "British", "german": "German"}
 PLACES = ("bavai", "conde")
@@ -50,12 +50,15 @@ class TocAdapter(Adapter):
     sides = ("british", "german")
     value_note = "counter: id, then melee (guns:\n  bombard)-range-move-steps"
 
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+
     def side_name(self, side: str | None) -> str:
         return SIDE_NAMES.get(str(side), str(side or "").capitalize())
 
     def picture(self, view: View) -> Picture:
         state = view["state"]
-        cfg = config(state["setup"])
+        cfg = self.cfg
         me = view["side"]
         other = "german" if me == "british" else "british"
         pic = Picture(map=cfg.map, title="")
@@ -201,7 +204,3 @@ class TocAdapter(Adapter):
                 f"stack(s), {len(state.get('enemy_dead', []))} dead.",
                 f"Victory points so far: {(state.get('tally') or {}).get('total')}."]
 
-
-@register("toc")
-def _factory() -> Adapter:
-    return TocAdapter()

@@ -1,4 +1,4 @@
-"""The fbsm adapter: First Blood: Second Marne views as pictures and sentences.
+"""The fbsm picture adapter (`Ruleset.picture`): First Blood: Second Marne views as pictures and sentences.
 
 Reads only the view: own units (`state.units`, values from the counter mix), enemy stacks as
 the view shows them (`state.enemy`: top unit and count), the carnage, the exited units, the
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.rulesets.fbsm.tables import config
+from pbem.render.adapters import Action, Adapter, Counter, Mark, Picture, View
 
-from .adapters import Action, Adapter, Counter, Mark, Picture, View, register
+from .tables import Config
 
 SIDE_NAMES = {"us": "US", "german": "German"}
 PLACES = ("varennes", "paroy", "crezancy", "moulin-ruine", "hill-231", "bridges", "rail-crossings")
@@ -52,12 +52,15 @@ class FbsmAdapter(Adapter):
     sides = ("us", "german")
     value_note = "counter: id, then fire-range-move"
 
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+
     def side_name(self, side: str | None) -> str:
         return SIDE_NAMES.get(str(side), str(side or "").capitalize())
 
     def picture(self, view: View) -> Picture:
         state = view["state"]
-        cfg = config(state["setup"])
+        cfg = self.cfg
         me = view["side"]
         pic = Picture(map=cfg.map, title="")
         for uid, unit in sorted(state.get("units", {}).items()):
@@ -269,7 +272,3 @@ class FbsmAdapter(Adapter):
             lines.append("Bombardment markers: " + "; ".join(held) + ".")
         return lines
 
-
-@register("fbsm")
-def _factory() -> Adapter:
-    return FbsmAdapter()

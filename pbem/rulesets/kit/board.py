@@ -1,0 +1,51 @@
+"""What one side knows at one instant: its own units in full, and how many enemy units stand where.
+
+Validation runs on a side's view and resolution on the master state; a ruleset builds the same
+board from either, so every rule is judged by the same code both ways. A game subclasses
+`SideBoard` with what its rules add (turn, effects, enemy top units, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class SideBoard:
+    side: str
+    own: dict[str, dict[str, Any]]  # id -> {hex, status, z, ...}
+    enemy: dict[str, int]  # hex -> number of enemy units there
+    _stacks: dict[str, list[str]] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def on_map(self, uid: str) -> bool:
+        return uid in self.own and self.own[uid]["status"] == "active"
+
+    def hex_of(self, uid: str) -> str | None:
+        found = self.own[uid]["hex"]
+        return str(found) if found is not None else None
+
+    def own_stacks(self) -> dict[str, list[str]]:
+        """hex -> own units on the map there, bottom first (built once per change)."""
+        if self._stacks is None:
+            found: dict[str, list[tuple[int, str]]] = {}
+            for uid, unit in self.own.items():
+                if unit["status"] == "active":
+                    found.setdefault(unit["hex"], []).append((unit["z"], uid))
+            self._stacks = {hex_id: [uid for _, uid in sorted(items)] for hex_id, items in found.items()}
+        return self._stacks
+
+    def own_stack(self, hex_id: str) -> list[str]:
+        return list(self.own_stacks().get(hex_id, ()))
+
+    def own_hexes(self) -> set[str]:
+        return set(self.own_stacks())
+
+    def enemy_at(self, hex_id: str) -> bool:
+        return self.enemy.get(hex_id, 0) > 0
+
+    def move(self, uid: str, hex_id: str | None, status: str = "active") -> None:
+        """Simulate an arrival on top of the hex's stack (or a unit leaving the map, with its status)."""
+        top = max([unit["z"] for unit in self.own.values()] + [0])
+        self.own[uid].update(hex=hex_id, status=status, z=top + 1)
+        self._stacks = None
