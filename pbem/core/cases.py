@@ -44,11 +44,10 @@ from typing import Any, Iterable, Mapping
 
 from . import chance, schemas, yamlio
 from .errors import PbemError, Problem
-from .ruleset import (STANDING_KEY, DecisionNeeded, Decisions, Rules, Ruleset, Submission, get as get_ruleset,
-                      rules_for, start)
+from .ruleset import (STANDING_KEY, DecisionNeeded, Decisions, Rules, Ruleset, State, Submission,
+                      get as get_ruleset, rules_for, start)
 from .schemafiles import load_schema, orders_schema
 
-State = dict[str, Any]
 RESOLUTION_KEYS = ("units", "state", "events", "decision", "phase", "result", "rolls")
 
 

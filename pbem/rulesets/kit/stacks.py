@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-State = dict[str, Any]
+from pbem.core.ruleset import State
+
 SideOf = Callable[[str], str]  # unit id -> its side
 
 
