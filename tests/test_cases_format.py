@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FBSM = ROOT / "tests" / "fbsm"
 TOC = ROOT / "tests" / "toc"
 EXAMPLE = FBSM / "10.03-issue-example.yaml"
-ALL = sorted(FBSM.glob("*.yaml")) + sorted(TOC.glob("*.yaml"))
+ALL = [p for r in ruleset.shipped() for p in sorted((ROOT / "tests" / r).glob("*.yaml")) if p.name != "sections.yaml"]
 
 
 def case_data(path: Path) -> dict[str, Any]:

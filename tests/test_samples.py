@@ -1,10 +1,13 @@
-"""The recorded sample games in samples/<id>/game are complete, pass `pbem audit`, and are exactly
-what their seed file plays.
+"""Every shipped ruleset has a recorded sample game in samples/<id>/game: complete, passing `pbem audit`,
+and exactly what its seed file plays.
 
 They are what a newcomer reads to see real files. When a ruleset's behaviour changes, its
 version changes too, and these fail until the game is recorded again (samples/README.md):
 `pbem demo ID --seed-file samples/ID/seed.txt --dir /tmp/new`, then copy /tmp/new/game without
 its `.referee` folder to samples/ID/game and /tmp/new/pictures to samples/ID/pictures.
+
+The rulesets come from the core's registry (`pbem.core.ruleset.shipped()`): a shipped ruleset
+without a sample fails here, and so does a sample folder of a ruleset that is not shipped.
 """
 
 from __future__ import annotations
@@ -13,12 +16,16 @@ from pathlib import Path
 
 import pytest
 
+from pbem.core import ruleset, yamlio
 from pbem.core.audit import audit
 from pbem.core.game import load_game
 from pbem.core.position import current_position
-from pbem.demo import seed_from_file, setup_demo
+from pbem.demo import picture_last_views, seed_from_file, setup_demo
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+from .layout import ROOT, sample_folder
+
+SHIPPED = ruleset.shipped()
+SAMPLE_FILES = ("scenario.yaml", "seed.txt", "game", "pictures")
 
 
 def files(root: Path) -> dict[str, bytes]:
@@ -26,22 +33,56 @@ def files(root: Path) -> dict[str, bytes]:
             if path.is_file() and ".referee" not in path.parts}
 
 
-@pytest.mark.parametrize("ruleset_id", ["fbsm", "toc"])
-def test_recorded_game_is_complete_and_audits(ruleset_id: str) -> None:
-    root = SAMPLES / ruleset_id / "game"
-    assert not (root / ".referee").exists(), "the chain secret must never be published with a game"
-    assert current_position(load_game(root)).over()
-    assert audit(root) == []
-    assert sorted(p.suffix for p in (SAMPLES / ruleset_id / "pictures").iterdir()) == [".svg", ".svg", ".txt", ".txt"]
+def sample_problems(root: Path, ruleset_id: str) -> list[str]:
+    """What samples/<id>/ lacks, or holds that it must not: the recorded game must be complete and audit."""
+    folder = sample_folder(root, ruleset_id)
+    missing = [name for name in SAMPLE_FILES if not (folder / name).exists()]
+    if missing:
+        return [f"samples/{ruleset_id}/ has no {', '.join(missing)}"]
+    game_root = folder / "game"
+    if (game_root / ".referee").exists():
+        return ["the chain secret must never be published with a game: remove game/.referee"]
+    if yamlio.load_file(folder / "scenario.yaml").data.get("ruleset") != ruleset_id:
+        return [f"samples/{ruleset_id}/scenario.yaml is not a scenario of {ruleset_id}"]
+    problems = [] if current_position(load_game(game_root)).over() else ["the recorded game is not over"]
+    return problems + [str(item) for item in audit(game_root)]
 
 
-@pytest.mark.parametrize("ruleset_id", ["fbsm", "toc"])
-def test_the_seed_file_replays_the_recorded_game_byte_for_byte(ruleset_id: str, tmp_path: Path) -> None:
-    """Determinism end to end: keys, chain secret, bots and every file written derive from the seed."""
-    seed = seed_from_file(SAMPLES / ruleset_id / "seed.txt")
-    game = setup_demo(ruleset_id, SAMPLES / ruleset_id / "scenario.yaml", tmp_path, say=lambda _: None, seed=seed)
+def replay_problems(root: Path, ruleset_id: str, workdir: Path) -> list[str]:
+    """Files of the recorded game (and names of its pictures) that the seed file does not play again."""
+    folder = sample_folder(root, ruleset_id)
+    seed = seed_from_file(folder / "seed.txt")
+    game = setup_demo(ruleset_id, folder / "scenario.yaml", workdir, say=lambda _: None, seed=seed)
     while game.round():
         pass
-    recorded, replayed = files(SAMPLES / ruleset_id / "game"), files(game.root)
-    assert sorted(recorded) == sorted(replayed)
-    assert [name for name in recorded if recorded[name] != replayed[name]] == []
+    recorded, replayed = files(folder / "game"), files(game.root)
+    problems = [f"only recorded: {name}" for name in sorted(set(recorded) - set(replayed))]
+    problems += [f"only replayed: {name}" for name in sorted(set(replayed) - set(recorded))]
+    problems += [f"differs: {name}" for name in sorted(set(recorded) & set(replayed))
+                 if recorded[name] != replayed[name]]
+    pictures = sorted(path.name for path in picture_last_views(game))
+    shown = sorted(path.name for path in (folder / "pictures").iterdir())
+    if pictures != shown:
+        problems.append(f"samples/{ruleset_id}/pictures holds {shown}; the replay draws {pictures}")
+    return problems
+
+
+def test_the_registry_ships_rulesets() -> None:
+    assert SHIPPED, "no shipped ruleset found"
+
+
+def test_every_sample_is_of_a_shipped_ruleset() -> None:
+    unknown = sorted(p.name for p in (ROOT / "samples").iterdir() if p.is_dir() and p.name not in SHIPPED)
+    assert not unknown, f"samples of rulesets that are not shipped: {unknown}"
+
+
+@pytest.mark.parametrize("ruleset_id", SHIPPED)
+def test_recorded_game_is_complete_and_audits(ruleset_id: str) -> None:
+    assert sample_problems(ROOT, ruleset_id) == []
+
+
+@pytest.mark.parametrize("ruleset_id", SHIPPED)
+def test_the_seed_file_replays_the_recorded_game_byte_for_byte(ruleset_id: str, tmp_path: Path) -> None:
+    """Determinism end to end: keys, chain secret, bots and every file written derive from the seed."""
+    assert (sample_folder(ROOT, ruleset_id) / "seed.txt").is_file(), f"samples/{ruleset_id}/ has no seed.txt"
+    assert replay_problems(ROOT, ruleset_id, tmp_path) == []

@@ -1,4 +1,8 @@
-"""Every file kind has a valid draft 2020-12 schema, and the published `schemas/` folder is current."""
+"""Every file kind has a valid draft 2020-12 schema, and the published `schemas/` folder is current.
+
+`schemas/` holds the core kinds plus the orders and scenario schemas of every shipped ruleset (the
+core's registry, `pbem.core.ruleset.shipped()`), all written by `pbem schema --export schemas`.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +30,16 @@ def test_published_schemas_match_the_package() -> None:
     missing = sorted(name for name in expected if name not in found)
     differ = sorted(name for name in expected if name in found and found[name] != expected[name])
     assert (stale, missing, differ) == ([], [], []), "run: pbem schema --export schemas"
+
+
+def test_the_export_follows_the_registry(tmp_path: Path) -> None:
+    """One orders and one scenario schema per shipped ruleset, no other; `--export` writes exactly those."""
+    per_ruleset = sorted(name for name in exported_schemas() if name.count(".") == 2)
+    assert per_ruleset == sorted(f"{kind}.{r}.json" for r in ruleset.shipped() for kind in ("orders", "scenario"))
+    assert sorted(name for name in exported_schemas() if name.count(".") == 1) == sorted(f"{k}.json" for k in KINDS)
+    assert main(["schema", "--export", str(tmp_path)]) == 0
+    written = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()}
+    assert written == exported_schemas()
 
 
 def test_orders_schema_composes_ruleset_phase() -> None:
