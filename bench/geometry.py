@@ -32,7 +32,7 @@ from _common import table, timed  # noqa: E402
 from pbem.core import yamlio  # noqa: E402
 from pbem.demo import default_scenario  # noqa: E402
 from pbem.geometry.hexgrid import SightLines  # noqa: E402
-from pbem.rulesets.fbsm.tables import config, scenario_setup  # noqa: E402
+from pbem.rulesets.fbsm.context import prepare as config, setup_of as scenario_setup  # noqa: E402
 
 
 def main() -> int:

@@ -16,7 +16,7 @@ import pytest
 from pbem.core import yamlio
 from pbem.core.ruleset import rules_for
 from pbem.rulesets.fbsm import Fbsm, selfplay
-from pbem.rulesets.fbsm.tables import config
+from pbem.rulesets.fbsm.context import Context
 from pbem.testing import assert_no_leak, assert_visible, stacks_of, under_the_top, view_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +33,11 @@ def situations(games: int = 3, every: int = 7) -> Iterator[dict[str, Any]]:
 
 
 SITUATIONS = list(situations())
+
+
+def config(setup: dict[str, Any]) -> Context:
+    """The game's context, as the core binds it (prepared once per setup)."""
+    return rules_for(RULESET, {"setup": setup}).context
 
 
 def stacks(state: dict[str, Any], side: str) -> dict[str, list[str]]:
@@ -182,9 +187,9 @@ def test_who_died_under_a_sides_own_drifted_bombardment_stays_hidden() -> None:
     """6.5 / 11.3: a German marker drifts onto German units; the US resolved nothing, so it sees wrecks only."""
     from pbem.rulesets.fbsm.state import normalize
 
-    state = normalize({"phase": "german-first-fire", "units": {"G85": {"status": "container"},
-                                                               "G61": {"status": "container"},
-                                                               "G50": {"hex": "3003"}, "US01": {"hex": "3305"}}})
+    state = normalize(config({}), {"phase": "german-first-fire",
+                                   "units": {"G85": {"status": "container"}, "G61": {"status": "container"},
+                                             "G50": {"hex": "3003"}, "US01": {"hex": "3305"}}})
     state["units"]["G85"].update(status="eliminated", hex="3003", by="german")
     event = {"type": "bombardment", "side": "german", "section": "11.4", "target": "3003", "markers": ["heavy-1"],
              "strength": 6, "defense": 1, "odds": 6,

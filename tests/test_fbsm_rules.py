@@ -13,16 +13,16 @@ import pytest
 
 from pbem.core import chance, yamlio
 from pbem.core.errors import PbemError
+from pbem.core.game import checked_scenario
 from pbem.core.ruleset import Decisions, Submission, get, rules_for, start
 from pbem.geometry.hexmap import HexMap
 from pbem.rulesets.fbsm import Fbsm, selfplay
-from pbem.rulesets.fbsm.tables import annotated_tables, assumed_values, config, plain_tables, scenario_setup
+from pbem.rulesets.fbsm.context import annotated_tables, assumed_values, plain_tables, prepare
 from pbem.rulesets.fbsm.sequence import PHASES
-from pbem.rulesets.fbsm.setup import zones
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = yamlio.load_file(ROOT / "samples" / "fbsm" / "scenario.yaml").data
-CFG = config({"map": "second-marne", "play_balance": False})
+CFG = prepare({"map": "second-marne", "play_balance": False})
 RIVERBANK = ("4232 4131 4032 3931 3831 3832 3732 3733 3633 3533 3534 3434 3435 3335 3236 3136 3137 3037 3038 2938 "
              "2838 2839 2739 2740 2640 2540 2541 2441 2442 2342").split()
 
@@ -74,13 +74,13 @@ def test_named_hexes() -> None:
 
 
 def test_roads_cross_river_and_rail_only_where_named() -> None:
-    road_hexes = {h for pair in CFG._index()["roads"] for h in pair}
+    road_hexes = {h for pair, features in CFG.hexes.sides_of.items() if "road" in features for h in pair}
     assert {h for h in road_hexes if CFG.terrain(h) == "surmelin"} == {"3311", "3520"}
     assert {h for h in road_hexes if CFG.terrain(h) == "railroad"} == {"3511", "3721"}
 
 
 def test_zones_3_3_and_3_4() -> None:
-    found = zones(CFG)
+    found = CFG.zones
     forward, rear = found["forward"], found["rear"]
     assert "1927" in forward and "1928" in forward
     assert not forward & set(RIVERBANK) and not forward & CFG.varennes and not forward & CFG.road_hexes
@@ -129,22 +129,57 @@ def test_counter_mix() -> None:
 def test_scenario_overrides_tables() -> None:
     scenario = copy.deepcopy(SCENARIO)
     scenario["tables"] = {"defense": {"clear": 3}, "counters": {"us-infantry": {"fire": 4}}}
-    state = start(Fbsm(), scenario)[1]
-    cfg = config(state["setup"])
+    rules, state = start(Fbsm(), scenario)
+    cfg = rules.context
     assert cfg.defense("2236") == 3 and cfg.counters["US01"].fire == 4
     assert plain_tables()["defense"]["clear"] == 2  # the packaged default is untouched
 
 
-@pytest.mark.parametrize("tables", [{"defence": {"clear": 3}}, {"defense": {"clear": "3"}},
-                                    {"counters": {"new-group": {"fire": 3}}}, {"random_events": {"7": "air-raid"}}])
-def test_bad_overrides_are_refused(tables: dict) -> None:
-    with pytest.raises(PbemError):
-        scenario_setup({**SCENARIO, "tables": tables})
+def checked(tables: object) -> None:
+    """A scenario with these overrides through the core's check (the schemas), then the ruleset's set-up."""
+    text = yamlio.dump({**SCENARIO, "tables": tables})
+    doc, ruleset = checked_scenario(yamlio.load_bytes(text.encode("utf-8"), "scenario.yaml"))
+    ruleset.setup(doc.data)
+
+
+@pytest.mark.parametrize("tables, where", [
+    ({"defence": {"clear": 3}}, "defence"),  # an unknown key
+    ({"defense": {"swamp": 3}}, "swamp"),
+    ({"defense": {"clear": "3"}}, "tables.defense.clear"),  # a string for a number
+    ({"defense": 3}, "tables.defense"),  # a number for a table
+    ({"play_balance": {"last_turn": True}}, "tables.play_balance.last_turn"),  # a yes/no is not a number
+    ({"impassable": "marne"}, "tables.impassable"),  # a list is a list
+    ({"counters": {"new-group": {"fire": 3}}}, "tables.counters.new-group"),  # 2.5: a new group needs every field
+    ({"counters": {"new-group": {"side": "us", "kind": "infantry", "prefix": "X", "count": 2, "fire": 3, "range": 4,
+                                 "move": 4, "morale": 2}}}, "morale"),
+    ({"counters": {"us-infantry": {"fire": "4"}}}, "tables.counters.us-infantry.fire"),
+    ({"random_events": {"7": "air-raid"}}, "tables.random_events.7"),  # 7.1: the events of 7.2-7.10 only
+    ({"random_events": {"13": "gas"}}, "13"),  # two dice make 2 to 12
+])
+def test_bad_overrides_are_refused(tables: object, where: str) -> None:
+    with pytest.raises(PbemError) as refused:
+        checked(tables)
+    assert where in str(refused.value)
+    assert "scenario.yaml:" in str(refused.value)  # with the file and the line
+
+
+def test_good_overrides_pass_the_core_check() -> None:
+    checked({"defense": {"clear": 3}, "impassable": ["marne", "town"], "random_events": {"7": "gas"},
+             "counters": {"us-infantry": {"fire": 4},
+                          "us-marines": {"side": "us", "kind": "infantry", "prefix": "M", "count": 2, "fire": 3,
+                                         "range": 4, "move": 4}}})
+
+
+def test_a_map_the_rules_cannot_use_is_refused_by_the_setup() -> None:
+    doc = yamlio.load_file(ROOT / "samples" / "fbsm" / "map.yaml").data
+    del doc["sets"]["south-exit"]
+    with pytest.raises(PbemError, match="south-exit"):
+        Fbsm().setup({**SCENARIO, "setup": {"map": doc}})
 
 
 def test_play_balance_option() -> None:
-    state = start(Fbsm(), {**SCENARIO, "setup": {"map": "second-marne", "play_balance": True}})[1]
-    assert config(state["setup"]).play_balance
+    rules, state = start(Fbsm(), {**SCENARIO, "setup": {"map": "second-marne", "play_balance": True}})
+    assert rules.context.play_balance and state["setup"]["play_balance"] is True
 
 
 # --- the interface -------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from pbem.core import yamlio
 from pbem.render import map_svg
 from pbem.render.svg import Layout, R
 from pbem.rulesets.fbsm import Fbsm, selfplay
-from pbem.rulesets.fbsm.tables import config
+from pbem.rulesets.fbsm.context import prepare as config
 from pbem.testing import view_bytes
 
 Image = pytest.importorskip("PIL.Image")

@@ -19,7 +19,7 @@ from pbem.core import yamlio
 from pbem.geometry.hexgrid import Hex
 from pbem.render import map_svg
 from pbem.render.svg import Layout, R
-from pbem.rulesets.fbsm.tables import config as fbsm_config
+from pbem.rulesets.fbsm.context import prepare as fbsm_config
 from pbem.rulesets.toc.config import config as toc_config
 
 ROOT = Path(__file__).resolve().parent.parent

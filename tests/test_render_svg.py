@@ -16,7 +16,7 @@ import pytest
 from pbem.core import yamlio
 from pbem.render import map_svg, report_text
 from pbem.rulesets.fbsm import Fbsm, selfplay
-from pbem.rulesets.fbsm.tables import config
+from pbem.core.ruleset import bind
 from pbem.testing import view_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,13 +91,13 @@ def test_the_svg_has_title_legend_grid_and_counters_with_values() -> None:
     title = "".join(root.find(f".//{NS}g[@id='title']").itertext())  # type: ignore[union-attr]
     assert f"turn {view['state']['turn']}" in title and view["state"]["phase"] in title
     hexes = root.findall(f".//{NS}g[@id='terrain']/{NS}polygon")
-    assert len(hexes) == len(config(view["state"]["setup"]).map.hexes())
+    assert len(hexes) == len(bind(RULESET, view["state"]["setup"]).context.map.hexes())
     active = [uid for uid, u in view["state"]["units"].items() if u["status"] == "active"]
     assert active
     for uid in active:
         el = root.find(f".//{NS}g[@id='unit-{uid}']")
         assert el is not None and "counter" in el.get("class", "")
-        c = config(view["state"]["setup"]).counters[uid]
+        c = bind(RULESET, view["state"]["setup"]).context.counters[uid]
         assert f"{c.fire}-{c.range}-{c.move}" in list(el.itertext())
     overlay = root.find(f".//{NS}g[@id='last-adjudication']")
     assert overlay is not None and len(overlay.findall(f".//{NS}polyline")) == 1  # the move
@@ -134,7 +134,7 @@ def test_unknown_ruleset_is_refused() -> None:
 # --- fog of war in pictures -----------------------------------------------------------------------
 
 def _hidden(state: dict[str, Any], side: str) -> list[str]:
-    cfg = config(state["setup"])
+    cfg = bind(RULESET, state["setup"]).context
     stacks: dict[str, list[tuple[int, str]]] = {}
     for uid, u in state["units"].items():
         if u["status"] == "active" and cfg.counters[uid].side == side:
@@ -148,7 +148,7 @@ def test_pictures_and_reports_do_not_change_when_hidden_units_do(viewer: str) ->
     checked = 0
     for state in SITUATIONS:
         spare = sorted(uid for uid, u in state["units"].items()
-                       if u["status"] == "container" and config(state["setup"]).counters[uid].side == enemy)
+                       if u["status"] == "container" and bind(RULESET, state["setup"]).context.side_of(uid) == enemy)
         hidden = _hidden(state, enemy)
         if not spare or not hidden:
             continue
@@ -183,7 +183,7 @@ def test_a_change_the_side_may_see_does_change_the_picture() -> None:
 def test_the_dead_a_side_did_not_look_at_are_anonymous_wrecks() -> None:
     """6.5: a German bombardment drifting onto German units shows the US side wrecks, not ids."""
     state = SITUATIONS[2]
-    cfg = config(state["setup"])
+    cfg = bind(RULESET, state["setup"]).context
     german = sorted(uid for uid, u in state["units"].items()
                     if u["status"] == "active" and cfg.counters[uid].side == "german")
     a, b = german[0], german[1]

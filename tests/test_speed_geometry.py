@@ -133,7 +133,7 @@ def test_sight_lines_match_line_blocked(case: tuple[HexGrid, set[Hex], set[Hexsi
 def test_sight_lines_on_the_fbsm_map_match_the_ruleset() -> None:
     from pbem.core import yamlio
     from pbem.demo import default_scenario
-    from pbem.rulesets.fbsm.tables import config, scenario_setup
+    from pbem.rulesets.fbsm.context import prepare as config, setup_of as scenario_setup
 
     cfg = config(scenario_setup(yamlio.load_file(default_scenario("fbsm")).data))
     ids = [h.id for h in cfg.map.hexes()]

@@ -1,8 +1,9 @@
 """What one side knows of the map at one instant, and the unit values that depend on the turn.
 
 Validation runs on a side's view and resolution on the master state; both build a `Board`, so
-movement, stacking, range and LOF are judged by the same code either way. A board holds the
-side's own units in full and, of the enemy, only which hexes hold how many units (6.5).
+movement, stacking, range and LOF are judged by the same code either way. A board is the kit's
+`SideBoard` (the side's own units in full and, of the enemy, only which hexes hold how many
+units, 6.5) plus the game's context, the turn, the phase and the turn's effects.
 """
 
 from __future__ import annotations
@@ -10,88 +11,63 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .tables import Config, config
-from .state import State
+from pbem.core.ruleset import State
+from pbem.rulesets.kit.board import SideBoard
+
+from .context import Context
 
 
 @dataclass
-class Board:
-    cfg: Config
-    side: str
+class Board(SideBoard):
+    cfg: Context
     turn: int
     phase: str
     effects: dict[str, Any]
-    own: dict[str, dict[str, Any]]  # id -> {hex, status, z}
-    enemy: dict[str, int]  # hex -> number of active enemy units
 
     @classmethod
-    def from_state(cls, state: State, side: str) -> "Board":
-        cfg = config(state["setup"])
+    def from_state(cls, ctx: Context, state: State, side: str) -> "Board":
         own: dict[str, dict[str, Any]] = {}
         enemy: dict[str, int] = {}
+        counters = ctx.counters
         for uid, unit in state["units"].items():
-            if cfg.counters[uid].side == side:
+            if counters[uid].side == side:
                 own[uid] = {"hex": unit["hex"], "status": unit["status"], "z": unit["z"]}
             elif unit["status"] == "active":
                 enemy[unit["hex"]] = enemy.get(unit["hex"], 0) + 1
-        return cls(cfg, side, state["turn"], state["phase"], dict(state["effects"]), own, enemy)
+        return cls(side=side, own=own, enemy=enemy, cfg=ctx, turn=state["turn"], phase=state["phase"],
+                   effects=dict(state["effects"]))
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any]) -> "Board":
-        cfg = config(view["setup"])
+    def from_view(cls, ctx: Context, view: Mapping[str, Any]) -> "Board":
         own = {uid: {"hex": u["hex"], "status": u["status"], "z": u.get("level", -1)}
                for uid, u in view["units"].items()}
         enemy = {hex_id: int(info["count"]) for hex_id, info in view["enemy"].items()}
-        return cls(cfg, view["side"], view["turn"], view["phase"], dict(view["effects"]), own, enemy)
+        return cls(side=view["side"], own=own, enemy=enemy, cfg=ctx, turn=view["turn"], phase=view["phase"],
+                   effects=dict(view["effects"]))
 
-    # --- own units ------------------------------------------------------------------------------
-    def active(self, uid: str) -> bool:
-        return uid in self.own and self.own[uid]["status"] == "active"
-
+    # --- own units (the rest is SideBoard's: on_map, own_stack, enemy_at, move) --------------------
     def hex_of(self, uid: str) -> str:
+        """The hex of an own unit on the map (callers ask only about units on the map)."""
         return str(self.own[uid]["hex"])
-
-    def own_stack(self, hex_id: str) -> list[str]:
-        """Own active units in the hex, bottom first."""
-        index = self.__dict__.get("_stacks")
-        if index is None:
-            found: dict[str, list[tuple[int, str]]] = {}
-            for uid, u in self.own.items():
-                if u["status"] == "active":
-                    found.setdefault(u["hex"], []).append((u["z"], uid))
-            index = {h: [uid for _, uid in sorted(items)] for h, items in found.items()}
-            self.__dict__["_stacks"] = index
-        return list(index.get(hex_id, ()))
 
     def ff(self, hex_id: str, leaving: str | None = None) -> int:
         """6.1: printed infantry fire factors of own units in the hex (`leaving` not counted)."""
-        return sum(self.cfg.counters[uid].fire for uid in self.own_stack(hex_id)
-                   if uid != leaving and self.cfg.counters[uid].kind == "infantry")
+        counters = self.cfg.counters
+        return sum(counters[uid].fire for uid in self.own_stack(hex_id)
+                   if uid != leaving and counters[uid].kind == "infantry")
 
     def has_hw(self, hex_id: str) -> bool:
         return any(self.cfg.counters[uid].kind == "hw" for uid in self.own_stack(hex_id))
 
-    def enemy_at(self, hex_id: str) -> bool:
-        return self.enemy.get(hex_id, 0) > 0
-
-    def move(self, uid: str, hex_id: str) -> None:
-        """Simulate an arrival (on top of the stack)."""
-        top = max([u["z"] for u in self.own.values()] + [0])
-        self.own[uid].update(hex=hex_id, status="active", z=top + 1)
-        self.__dict__.pop("_stacks", None)
-
-    def leave(self, uid: str, status: str) -> None:
-        """Simulate a unit leaving the map (an exit)."""
-        self.own[uid].update(hex=None, status=status)
-        self.__dict__.pop("_stacks", None)
-
-    # --- values that change with the turn (5.2, 7.x) ------------------------------------------------
-    def fits(self, uid: str, hex_id: str) -> bool:
-        """6.1: whether the unit may stand in the hex without breaking the stacking limits."""
-        return fits(self.cfg, self, uid, hex_id)
+    # A unit leaving the map is `move(uid, None, status)`: SideBoard gives it a stacking number
+    # too, which nothing reads (stacks hold units on the map only, and every later arrival still
+    # goes above every unit), so a simulated exit judges the orders after it exactly as before.
 
 
-def fits(cfg: Config, board: Board, uid: str, hex_id: str) -> bool:
+# --- values that change with the turn (5.2, 7.x) ----------------------------------------------------
+
+def fits(cfg: Context, board: Board, uid: str, hex_id: str) -> bool:
+    """6.1: whether the unit may stand in the hex without breaking the stacking limits."""
     counter = cfg.counters[uid]
     present = [u for u in board.own_stack(hex_id) if u != uid]
     if counter.kind == "hw":
@@ -101,7 +77,7 @@ def fits(cfg: Config, board: Board, uid: str, hex_id: str) -> bool:
     return board.ff(hex_id, leaving=uid) + counter.fire <= int(cfg.tables["stacking_fire_factors"])
 
 
-def move_allowance(cfg: Config, effects: Mapping[str, Any], uid: str) -> int:
+def move_allowance(cfg: Context, effects: Mapping[str, Any], uid: str) -> int:
     """9.1 in half-MP: printed MF, +1 under a rally of its side (7.6, 7.9), -1 under gas (7.4)."""
     counter = cfg.counters[uid]
     if counter.kind != "infantry":
@@ -114,7 +90,7 @@ def move_allowance(cfg: Config, effects: Mapping[str, Any], uid: str) -> int:
     return max(half, 0)
 
 
-def fire_factor(cfg: Config, effects: Mapping[str, Any], uid: str) -> int:
+def fire_factor(cfg: Context, effects: Mapping[str, Any], uid: str) -> int:
     """10.3 with 7.6 / 7.9: the US rally adds to infantry and emplacements, the German to infantry."""
     counter = cfg.counters[uid]
     value = counter.fire
@@ -125,7 +101,7 @@ def fire_factor(cfg: Config, effects: Mapping[str, Any], uid: str) -> int:
     return value
 
 
-def max_lof(cfg: Config, turn: int, effects: Mapping[str, Any]) -> int | None:
+def max_lof(cfg: Context, turn: int, effects: Mapping[str, Any]) -> int | None:
     """5.2: two hexes on the first turn; 7.4: four under gas; otherwise no limit."""
     limits = []
     if turn == 1:
@@ -135,7 +111,7 @@ def max_lof(cfg: Config, turn: int, effects: Mapping[str, Any]) -> int | None:
     return min(limits) if limits else None
 
 
-def lof_problem(cfg: Config, turn: int, effects: Mapping[str, Any], origin: str, target: str,
+def lof_problem(cfg: Context, turn: int, effects: Mapping[str, Any], origin: str, target: str,
                 reach: int) -> tuple[str, str] | None:
     """Why `origin` cannot see `target` within `reach` hexes: (section, message), or None."""
     distance = cfg.distance(origin, target)

@@ -18,25 +18,26 @@ from typing import Any
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
+from pbem.core.ruleset import State
+from pbem.rulesets.kit.stacks import stack
 
 from .board import Board, lof_problem
-from .tables import Config, config
-from .state import State, stack
+from .context import Context
 from .fire import combat_results
 
 
-def marker_names(cfg: Config) -> list[str]:
+def marker_names(cfg: Context) -> list[str]:
     table = cfg.tables["bombardment"]
     return ([f"heavy-{n}" for n in range(1, int(table["heavy_count"]) + 1)]
             + [f"light-{n}" for n in range(1, int(table["light_count"]) + 1)])
 
 
-def strength(cfg: Config, marker: str) -> int:
+def strength(cfg: Context, marker: str) -> int:
     weight = marker.split("-")[0]
     return int(cfg.tables["bombardment"][f"{weight}_strength"])
 
 
-def available(cfg: Config, markers: dict[str, Any], side: str) -> list[str]:
+def available(cfg: Context, markers: dict[str, Any], side: str) -> list[str]:
     """11.1; 13.4: the markers drawn for this German phase when deterioration applies."""
     drawn = (markers or {}).get(side)
     return list(drawn) if drawn is not None else marker_names(cfg)
@@ -70,7 +71,7 @@ def validate(board: Board, orders: list[Any], markers: dict[str, Any]) -> list[P
                                     legal="an enemy-occupied hex"))
             continue
         spotter = order["spotter"]
-        if not board.active(spotter):
+        if not board.on_map(spotter):
             problems.append(Problem(f"{spotter} is not one of your units on the map", order=index,
                                     path=("spotter",), section="11.2"))
             continue
@@ -82,15 +83,15 @@ def validate(board: Board, orders: list[Any], markers: dict[str, Any]) -> list[P
     return problems
 
 
-def drift_subtract(cfg: Config, effects: dict[str, Any], side: str) -> int:
+def drift_subtract(cfg: Context, effects: dict[str, Any], side: str) -> int:
     table = cfg.tables["drift_subtract"]
     if effects.get(f"{side}_problems"):
         return int(table[f"{side}_problems"])
     return int(table[side])
 
 
-def resolve(state: State, side: str, orders: list[dict[str, Any]], dice: Dice, events: list[dict[str, Any]]) -> None:
-    cfg = config(state["setup"])
+def resolve(cfg: Context, state: State, side: str, orders: list[dict[str, Any]], dice: Dice,
+            events: list[dict[str, Any]]) -> None:
     placed: list[tuple[str, str]] = []
     for order in orders:
         if "bombard" not in order:
@@ -126,7 +127,7 @@ def resolve(state: State, side: str, orders: list[dict[str, Any]], dice: Dice, e
     for hex_id in order_of:
         markers = finals[hex_id]
         total = sum(strength(cfg, m) for m in markers)
-        victims = list(reversed(stack(state, hex_id)))  # top first, either side
+        victims = list(reversed(stack(state, hex_id, cfg.side_of)))  # top first, either side
         defense = cfg.defense(hex_id) if not cfg.impassable(hex_id) else 0
         odds = total // defense if defense else 0
         event: dict[str, Any] = {"type": "bombardment", "side": side, "section": "11.4", "hex": hex_id,

@@ -6,7 +6,8 @@ moves every unit along the cheapest route to the exit hexes (exiting when it can
 US: sets up along the German route (railway and towns forward, woods and villages behind),
 holds any unit that has a target, sends the others to cut the route ahead of the leading German
 units, and fires and bombards at the best odds. Every order list is checked with the ruleset's
-own validation before it is sent; an order that fails is dropped.
+own validation (`phases.validate`, with the context the bot was given) before it is sent; an
+order that fails is dropped.
 
 The German bot concedes (4.5) once turn 40 begins: a safety net so that bot games always end.
 """
@@ -18,8 +19,8 @@ import heapq
 from typing import Any, Mapping
 
 from .board import Board, fire_factor, fits, lof_problem, move_allowance
-from .tables import Config
-from . import bombardment, fire, reinforcements, sequence, setup
+from .context import Context
+from . import bombardment, fire, phases, reinforcements, sequence, setup
 
 CONCEDE_TURN = 40
 
@@ -30,11 +31,10 @@ def jitter(seed: bytes, label: str, spread: int = 1000) -> int:
 
 # --- static cost fields ---------------------------------------------------------------------------
 
-def _field(cfg: Config, name: str, sources: dict[str, int], us: bool = False) -> dict[str, int]:
-    """Cheapest half-MP cost from every hex to any source hex (moving toward the source)."""
-    key = f"field:{name}"
-    if key in cfg.cache:
-        return cfg.cache[key]  # type: ignore[no-any-return]
+def _field(cfg: Context, name: str, sources: dict[str, int], us: bool = False) -> dict[str, int]:
+    """Cheapest half-MP cost from every hex to any source hex (moving toward the source), kept in the context."""
+    if name in cfg.fields:
+        return cfg.fields[name]
     dist: dict[str, int] = {}
     heap = [(cost, hex_id) for hex_id, cost in sorted(sources.items())]
     heapq.heapify(heap)
@@ -47,26 +47,26 @@ def _field(cfg: Config, name: str, sources: dict[str, int], us: bool = False) ->
             if n in dist or cfg.impassable(n) or (us and n in cfg.riverbank):
                 continue
             heapq.heappush(heap, (cost + cfg.enter_cost(n, here), n))
-    cfg.cache[key] = dist
+    cfg.fields[name] = dist
     return dist
 
 
-def exit_field(cfg: Config) -> dict[str, int]:
-    found = cfg.cache.get("field:exit")
+def exit_field(cfg: Context) -> dict[str, int]:
+    found = cfg.fields.get("exit")
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found
     exit_cost = int(cfg.tables["move_cost"]["exit"])
     return _field(cfg, "exit", {h: exit_cost for h in cfg.south_exit if not cfg.impassable(h)})
 
 
-def river_field(cfg: Config) -> dict[str, int]:
-    found = cfg.cache.get("field:river")
+def river_field(cfg: Context) -> dict[str, int]:
+    found = cfg.fields.get("river")
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found
     return _field(cfg, "river", {h: 0 for h in cfg.riverbank})
 
 
-def route_score(cfg: Config, hex_id: str) -> int:
+def route_score(cfg: Context, hex_id: str) -> int:
     """Small on the cheapest riverbank-to-exit routes: where the Germans must pass."""
     big = 10_000
     return exit_field(cfg).get(hex_id, big) + river_field(cfg).get(hex_id, big)
@@ -101,14 +101,14 @@ def reachable(board: Board, uid: str) -> dict[str, tuple[int, list[str]]]:
 
 # --- phases --------------------------------------------------------------------------------------------
 
-def orders(view: Mapping[str, Any], side: str, seed: bytes) -> list[Any]:
+def orders(ctx: Context, view: Mapping[str, Any], side: str, seed: bytes) -> list[Any]:
     phase = view["phase"]
     if view.get("result") or sequence.owner(phase) != side or phase in sequence.AUTOMATIC:
         return []
     if side == "german" and view["turn"] >= CONCEDE_TURN:
         return [{"concede": True}]
     kind = sequence.KIND[phase]
-    board = Board.from_view(view)
+    board = Board.from_view(ctx, view)
     if kind == "setup":
         planned = us_setup(board, seed)
     elif kind == "placement":
@@ -121,16 +121,13 @@ def orders(view: Mapping[str, Any], side: str, seed: bytes) -> list[Any]:
         planned = fire_plan(board, view, seed)
     else:
         planned = []
-    return _legal(view, side, planned)
+    return _legal(ctx, view, side, planned)
 
 
-def _legal(view: Mapping[str, Any], side: str, planned: list[Any]) -> list[Any]:
-    from .ruleset import Fbsm
-
-    ruleset = Fbsm()
+def _legal(ctx: Context, view: Mapping[str, Any], side: str, planned: list[Any]) -> list[Any]:
     kept = list(planned)
     for _ in range(len(planned) + 1):
-        problems = ruleset.validate(ruleset.prepare(view["setup"]), dict(view), side, kept)
+        problems = phases.validate(ctx, dict(view), side, kept)
         bad = sorted({p.order for p in problems if p.order is not None})
         if not problems:
             return kept
@@ -151,7 +148,7 @@ def answer(request: Mapping[str, Any], seed: bytes) -> Any:
 
 def us_setup(board: Board, seed: bytes) -> list[Any]:
     cfg = board.cfg
-    zones = setup.zones(cfg)
+    zones = cfg.zones
     river = river_field(cfg)
     out: list[Any] = []
     taken: set[str] = set()
@@ -209,7 +206,7 @@ def bombard(board: Board, view: Mapping[str, Any], seed: bytes) -> list[Any]:
     cfg = board.cfg
     markers = bombardment.available(cfg, view.get("markers") or {}, board.side)
     markers = sorted(markers, key=lambda m: (-bombardment.strength(cfg, m), m))
-    spotters = sorted(uid for uid in board.own if board.active(uid))
+    spotters = sorted(uid for uid in board.own if board.on_map(uid))
     compass = "S" if board.side == "german" else "N"
     no_drift = board.turn == 1 or board.effects.get("no_drift") == board.side
     worst = 6 - bombardment.drift_subtract(cfg, board.effects, board.side)
@@ -243,7 +240,7 @@ def fire_plan(board: Board, view: Mapping[str, Any], seed: bytes) -> list[Any]:
     side = board.side
     out: list[Any] = []
     heavy = None
-    own = sorted(uid for uid in board.own if board.active(uid))
+    own = sorted(uid for uid in board.own if board.on_map(uid))
     if side == "german" and board.effects.get("heavy_mg") and own:
         def far_targets(uid: str) -> int:
             return sum(1 for t in view["enemy"] if lof_problem(cfg, board.turn, board.effects, board.hex_of(uid), t,
@@ -303,7 +300,7 @@ def move_german(board: Board, seed: bytes) -> list[Any]:
     cfg = board.cfg
     field = exit_field(cfg)
     exit_cost = int(cfg.tables["move_cost"]["exit"])
-    movers = [uid for uid in board.own if board.active(uid) and cfg.counters[uid].kind == "infantry"]
+    movers = [uid for uid in board.own if board.on_map(uid) and cfg.counters[uid].kind == "infantry"]
     movers.sort(key=lambda u: (field.get(board.hex_of(u), 9999), u))
     out: list[Any] = []
     for uid in movers:
@@ -315,7 +312,7 @@ def move_german(board: Board, seed: bytes) -> list[Any]:
         if exits:
             spent, h, path = min(exits)
             out.append({"move": uid, "path": path, "exit": True})
-            board.leave(uid, "exited")
+            board.move(uid, None, "exited")
             continue
 
         def key(h: str) -> tuple[int, int, int, str]:
@@ -337,7 +334,7 @@ def move_us(board: Board, view: Mapping[str, Any], seed: bytes) -> list[Any]:
         return []
     lead = min(field.get(h, 9999) for h in enemy)
     out: list[Any] = []
-    movers = sorted(uid for uid in board.own if board.active(uid) and cfg.counters[uid].kind == "infantry")
+    movers = sorted(uid for uid in board.own if board.on_map(uid) and cfg.counters[uid].kind == "infantry")
     near_enemy = {n for e in enemy for n in cfg.neighbours(e)}
     seen: dict[tuple[str, int], bool] = {}
 

@@ -23,15 +23,15 @@ from typing import Any
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
-from pbem.core.ruleset import Decisions, standing_answer
+from pbem.core.ruleset import Decisions, State, standing_answer
+from pbem.rulesets.kit.stacks import place, stack
 
 from .board import Board, fire_factor, fits, lof_problem
-from .tables import Config, config, other
-from .state import State, place, stack
+from .context import Context, other
 from . import victory
 
 
-def reach(cfg: Config, uid: str, heavy_mg: str | None) -> int:
+def reach(cfg: Context, uid: str, heavy_mg: str | None) -> int:
     """10.6 range; 7.8 the designated heavy MG unit reaches 10 hexes this phase."""
     if heavy_mg == uid:
         return max(int(cfg.tables["heavy_mg_range"]), cfg.counters[uid].range)
@@ -53,7 +53,7 @@ def heavy_mg_problems(board: Board, orders: list[Any]) -> tuple[list[Problem], s
         elif chosen is not None:
             problems.append(Problem("only one unit may be given the heavy machineguns in a fire phase",
                                     order=index, section="7.8", legal=f"{chosen} already has them"))
-        elif not board.active(uid):
+        elif not board.on_map(uid):
             problems.append(Problem(f"{uid} is not one of your units on the map", order=index, path=("heavy_mg",),
                                     section="7.8"))
         else:
@@ -61,7 +61,7 @@ def heavy_mg_problems(board: Board, orders: list[Any]) -> tuple[list[Problem], s
     return problems, chosen
 
 
-def advance_eligible(cfg: Config, side: str, firers: list[str], positions: dict[str, str], target: str) -> list[str]:
+def advance_eligible(cfg: Context, side: str, firers: list[str], positions: dict[str, str], target: str) -> list[str]:
     """10.12: close-assaulting infantry (never emplacements; no US unit onto the riverbank, 9.8)."""
     if side == "us" and target in cfg.riverbank:
         return []
@@ -95,7 +95,7 @@ def validate(board: Board, orders: list[Any]) -> list[Problem]:
             where = ("with", k)
             if uid not in board.own:
                 problems.append(Problem(f"{uid} is not one of your units", order=index, path=where, section="10.1"))
-            elif not board.active(uid):
+            elif not board.on_map(uid):
                 problems.append(Problem(f"{uid} is not on the map", order=index, path=where, section="10.1"))
             elif uid in fired:
                 problems.append(Problem(f"{uid} has already fired this phase", order=index, path=where,
@@ -126,7 +126,7 @@ def validate(board: Board, orders: list[Any]) -> list[Problem]:
     return problems
 
 
-def _advance_options(cfg: Config, eligible: list[str]) -> list[list[str]]:
+def _advance_options(cfg: Context, eligible: list[str]) -> list[list[str]]:
     limit = int(cfg.tables["stacking_fire_factors"])
     if len(eligible) <= 5:
         subsets = [list(c) for size in range(len(eligible) + 1) for c in combinations(eligible, size)]
@@ -135,19 +135,29 @@ def _advance_options(cfg: Config, eligible: list[str]) -> list[list[str]]:
     return [s for s in subsets if sum(cfg.counters[u].fire for u in s) <= limit]
 
 
-def resolve_fire(state: State, side: str, order: dict[str, Any], heavy: str | None, dice: Dice,
+def resolve(cfg: Context, state: State, side: str, orders: list[Any], dice: Dice, decisions: Decisions,
+            events: list[dict[str, Any]]) -> None:
+    """10.2: the fires in the order given, each complete (advance included) before the next; a victory stops them."""
+    _, heavy = heavy_mg_problems(Board.from_state(cfg, state, side), orders)
+    for order in orders:
+        if "fire" in order:
+            resolve_fire(cfg, state, side, order, heavy, dice, decisions, events)
+        if state.get("result"):
+            break
+
+
+def resolve_fire(cfg: Context, state: State, side: str, order: dict[str, Any], heavy: str | None, dice: Dice,
                  decisions: Decisions, events: list[dict[str, Any]]) -> None:
-    cfg = config(state["setup"])
     target = order["fire"]
     firers = list(order["with"])
-    board = Board.from_state(state, side)
-    defenders = list(reversed(stack(state, target, other(side))))  # top first
+    board = Board.from_state(cfg, state, side)
+    defenders = list(reversed(stack(state, target, cfg.side_of, other(side))))  # top first
     if not defenders:
         events.append({"type": "order-void", "side": side, "section": "10.2", "target": target,
                        "reason": f"{target} holds no enemy unit any more"})
         return
     for uid in firers:
-        found = None if board.active(uid) else ("10.1", f"{uid} is not on the map")
+        found = None if board.on_map(uid) else ("10.1", f"{uid} is not on the map")
         found = found or lof_problem(cfg, state["turn"], state["effects"], board.hex_of(uid), target,
                                      reach(cfg, uid, heavy))
         if found:
@@ -175,10 +185,10 @@ def resolve_fire(state: State, side: str, order: dict[str, Any], heavy: str | No
     if combat_results(state, cfg, dice, event, defenders, odds, label, events):
         return
     if all(r["eliminated"] for r in event["results"]):
-        _advance(state, side, order, firers, positions, target, decisions, events)
+        _advance(cfg, state, side, order, firers, positions, target, decisions, events)
 
 
-def combat_results(state: State, cfg: Config, dice: Dice, event: dict[str, Any], victims: list[str], odds: int,
+def combat_results(state: State, cfg: Context, dice: Dice, event: dict[str, Any], victims: list[str], odds: int,
                    label: str, events: list[dict[str, Any]]) -> bool:
     """10.10 (also for bombardment, 11.4): each unit in turn is eliminated outright at the
     automatic-elimination odds or better, survives below 1:1, and otherwise is eliminated on a
@@ -198,16 +208,15 @@ def combat_results(state: State, cfg: Config, dice: Dice, event: dict[str, Any],
         if eliminated:
             state["units"][uid]["status"] = "eliminated"
             state["units"][uid]["by"] = event["side"]  # who looked at it (6.5): see fog.view's wrecks
-            result = victory.check(state)
+            result = victory.check(cfg, state)
             if result:
                 events.append({"type": "victory", **result})
                 return True
     return False
 
 
-def _advance(state: State, side: str, order: dict[str, Any], firers: list[str], positions: dict[str, str],
-             target: str, decisions: Decisions, events: list[dict[str, Any]]) -> None:
-    cfg = config(state["setup"])
+def _advance(cfg: Context, state: State, side: str, order: dict[str, Any], firers: list[str],
+             positions: dict[str, str], target: str, decisions: Decisions, events: list[dict[str, Any]]) -> None:
     eligible = advance_eligible(cfg, side, firers, positions, target)
     if not eligible:
         return
@@ -226,7 +235,7 @@ def _advance(state: State, side: str, order: dict[str, Any], firers: list[str], 
             chosen = []
     moved = []
     for uid in chosen:
-        board = Board.from_state(state, side)
+        board = Board.from_state(cfg, state, side)
         if fits(cfg, board, uid, target):
             place(state, uid, target)
             moved.append({"unit": uid, "from": positions[uid]})

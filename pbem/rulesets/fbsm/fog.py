@@ -11,23 +11,23 @@ again only where the rules let a side look: the target hex of its own fire or bo
 (the results of those events name every unit in the hex).
 
 Events pass `visible` the same way: the acting side sees its own events whole; the other side
-sees a projection with the acting side's hidden unit ids taken out.
+sees a projection with the acting side's hidden unit ids taken out. Which events are public and
+which fields the other side sees is the event catalogue's (`events.EVENTS`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .tables import config
-from .state import State, normalize
+from pbem.core.ruleset import State
 
-PUBLIC = {"us-setup", "german-setup", "random-event", "breakthrough", "reinforcements", "drift", "victory", "turn",
-          "markers-drawn", "concede"}
+from .context import Context
+from .events import EVENTS, PUBLIC
+from .state import normalize
 
 
-def view(state: State, side: str) -> dict[str, Any]:
-    state = normalize(state)
-    cfg = config(state["setup"])
+def view(cfg: Context, state: State, side: str) -> dict[str, Any]:
+    state = normalize(cfg, state)
     own: dict[str, Any] = {}
     enemy: dict[str, dict[str, Any]] = {}
     carnage: dict[str, Any] = {}
@@ -94,35 +94,28 @@ def _known(event: dict[str, Any], unit_side: str, viewer: str) -> bool:
 
 
 def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    """The event as `side` may see it (it needs no context: what an event shows is the catalogue's)."""
     kind = event.get("type")
     actor = event.get("side")
     if kind in PUBLIC or actor == side:
         return dict(event)
-    shown: dict[str, Any]
-    if kind == "move":
-        shown = {key: event[key] for key in ("type", "side", "section", "from", "path") if key in event}
-        if event.get("exit"):
-            shown["exit"] = True
-            shown["unit"] = event["unit"]  # off the map and the game is over: nothing left to hide
-        return shown
-    if kind == "fire":
-        shown = {key: event[key] for key in ("type", "side", "section", "target", "from", "strength", "defense",
-                                             "odds", "close_assault")}
-        shown["firers"] = len(event["firers"])
-        shown["results"] = list(event["results"])
-        return shown
     if kind == "bombardment":
         shown = dict(event)
         shown["results"] = [r if _known(event, r["side"], side) else {**r, "unit": None} for r in event["results"]]
         return shown
-    if kind == "bombard":
-        return {key: event[key] for key in ("type", "side", "section", "target", "markers")}
-    if kind == "advance":
-        return {"type": kind, "side": actor, "section": event["section"], "into": event["into"],
-                "count": len(event["units"])}
-    if kind == "drawn":
-        return {key: event[key] for key in ("type", "side", "section", "kind", "rolled", "count")}
-    if kind == "placed":
-        return {"type": kind, "side": actor, "section": event["section"], "kind": event["kind"],
-                "hexes": [item["hex"] for item in event["units"]]}
-    return None
+    spec = EVENTS.get(str(kind))
+    if spec is None or spec.shown is None:
+        return None
+    shown = {key: event[key] for key in spec.shown if key in event}
+    if kind == "move":
+        if event.get("exit"):
+            shown["exit"] = True
+            shown["unit"] = event["unit"]  # off the map and the game is over: nothing left to hide
+    elif kind == "fire":
+        shown["firers"] = len(event["firers"])
+        shown["results"] = list(event["results"])
+    elif kind == "advance":
+        shown["count"] = len(event["units"])
+    elif kind == "placed":
+        shown["hexes"] = [item["hex"] for item in event["units"]]
+    return shown

@@ -12,16 +12,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from pbem.core.ruleset import State
 
-from .tables import config
+from .context import Context
 from .state import STATUSES, normalize
 
 
-def problems(state: dict[str, Any], full_mix: bool = True) -> list[str]:
-    """Every invariant the state breaks (none: []); `full_mix` also requires the whole counter mix."""
-    state = normalize(state)
-    cfg = config(state["setup"])
+def problems(cfg: Context, state: State, full_mix: bool = True) -> list[str]:
+    """Every invariant the state breaks (none: []); `full_mix` also requires the whole counter mix.
+
+    `cfg` is the context of the state's setup (`Fbsm.prepare(state["setup"])`).
+    """
+    state = normalize(cfg, state)
     found: list[str] = []
     units = state["units"]
     if full_mix and sorted(units) != sorted(cfg.counters):

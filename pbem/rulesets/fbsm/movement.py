@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.errors import Problem
+from pbem.core.ruleset import State
+from pbem.rulesets.kit.stacks import place
 
 from .board import Board, move_allowance
-from .state import State, place
+from .context import Context
 from . import victory
 
 
@@ -25,7 +27,7 @@ def walk(board: Board, uid: str, path: list[str], exit_: bool) -> tuple[Problem 
     counter = cfg.counters[uid]
     if uid not in board.own:
         return Problem(f"{uid} is not one of your units", path=("move",), section="9.1"), 0
-    if not board.active(uid):
+    if not board.on_map(uid):
         return Problem(f"{uid} is not on the map", path=("move",), section="9.1"), 0
     if counter.kind != "infantry":
         return Problem(f"{uid} is a heavy weapons emplacement and never moves", path=("move",), section="9.3",
@@ -99,17 +101,25 @@ def validate(board: Board, orders: list[Any]) -> list[Problem]:
                                     legal=problem.legal))
             continue
         if order.get("exit"):
-            board.leave(uid, "exited")
+            board.move(uid, None, "exited")
         elif order["path"]:
             board.move(uid, order["path"][-1])
     return problems
 
 
-def resolve_move(state: State, side: str, order: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def resolve(cfg: Context, state: State, side: str, orders: list[Any], events: list[dict[str, Any]]) -> None:
+    """9.4: each move in the order given, carried out before the next is checked; a victory stops them."""
+    for order in orders:
+        resolve_move(cfg, state, side, order, events)
+        if state.get("result"):
+            break
+
+
+def resolve_move(cfg: Context, state: State, side: str, order: dict[str, Any], events: list[dict[str, Any]]) -> None:
     uid = order["move"]
     path = list(order["path"])
     exit_ = bool(order.get("exit"))
-    board = Board.from_state(state, side)
+    board = Board.from_state(cfg, state, side)
     problem, spent = walk(board, uid, path, exit_)
     origin = state["units"][uid]["hex"]
     if problem is not None:
@@ -123,7 +133,7 @@ def resolve_move(state: State, side: str, order: dict[str, Any], events: list[di
         unit["status"], unit["hex"] = "exited", None
         event.update(exit=True, section="4.3")
         events.append(event)
-        result = victory.check(state)
+        result = victory.check(cfg, state)
         if result:
             events.append({"type": "victory", **result})
         return

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from pbem.render.adapters import Action, Adapter, Counter, Mark, Picture, View
 
-from .tables import Config
+from .context import Context
 
 SIDE_NAMES = {"us": "US", "german": "German"}
 PLACES = ("varennes", "paroy", "crezancy", "moulin-ruine", "hill-231", "bridges", "rail-crossings")
@@ -52,7 +52,7 @@ class FbsmAdapter(Adapter):
     sides = ("us", "german")
     value_note = "counter: id, then fire-range-move"
 
-    def __init__(self, cfg: Config) -> None:
+    def __init__(self, cfg: Context) -> None:
         self.cfg = cfg
 
     def side_name(self, side: str | None) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.chance import Dice
-from pbem.core.ruleset import Decisions, standing_answer
+from pbem.core.ruleset import Decisions, State, standing_answer
 
-from .tables import config
-from .state import NO_EFFECTS, State
+from .context import Context
+from .state import NO_EFFECTS
 from . import reinforcements
 
 SECTIONS = {"us-artillery-problems": "7.2", "german-artillery-problems": "7.3", "gas": "7.4",
@@ -23,8 +23,7 @@ SECTIONS = {"us-artillery-problems": "7.2", "german-artillery-problems": "7.3", 
             "german-rally": "7.9", "superb-spotting": "7.10"}
 
 
-def resolve(state: State, dice: Dice, decisions: Decisions, events: list[dict[str, Any]]) -> None:
-    cfg = config(state["setup"])
+def resolve(cfg: Context, state: State, dice: Dice, decisions: Decisions, events: list[dict[str, Any]]) -> None:
     effects = dict(NO_EFFECTS)
     rolls = dice.dice(2, 6, f"7.1 random events of turn {state['turn']}")
     total = sum(rolls)
@@ -39,7 +38,7 @@ def resolve(state: State, dice: Dice, decisions: Decisions, events: list[dict[st
         event["note"] = "this event may happen once per game; it already has"
     elif name in ("breakthrough-west", "breakthrough-east"):
         once[name] = True
-        reinforcements.breakthrough(state, name, dice, events)
+        reinforcements.breakthrough(cfg, state, name, dice, events)
     elif name == "us-rally":
         answer = standing_answer(state, "us", "rally", "accept")
         if answer not in ("accept", "decline"):

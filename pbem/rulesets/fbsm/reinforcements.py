@@ -19,25 +19,27 @@ from typing import Any
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
+from pbem.core.ruleset import State
+from pbem.rulesets.kit.stacks import place
 
 from .board import Board, fits
-from .tables import Config, config
-from .state import State, container, place
+from .context import Context
+from .state import container
 
 KIND_SECTION = {"reinforcement": "8.3", "breakthrough-west": "7.5", "breakthrough-east": "7.7"}
 
 
-def entry_hexes(cfg: Config, kind: str) -> tuple[str, ...]:
+def entry_hexes(cfg: Context, kind: str) -> tuple[str, ...]:
     if kind == "reinforcement":
         return cfg.riverbank
     return cfg.west_edge if kind == "breakthrough-west" else cfg.east_edge
 
 
-def open_entries(cfg: Config, board: Board, kind: str) -> list[str]:
+def open_entries(cfg: Context, board: Board, kind: str) -> list[str]:
     return [h for h in entry_hexes(cfg, kind) if not board.enemy_at(h) and not cfg.impassable(h)]
 
 
-def default_hex(cfg: Config, board: Board, kind: str, uid: str) -> str | None:
+def default_hex(cfg: Context, board: Board, kind: str, uid: str) -> str | None:
     best = None
     for rank, hex_id in enumerate(open_entries(cfg, board, kind)):
         if fits(cfg, board, uid, hex_id):
@@ -47,7 +49,7 @@ def default_hex(cfg: Config, board: Board, kind: str, uid: str) -> str | None:
     return best[1] if best else None
 
 
-def plan_defaults(cfg: Config, board: Board, kind: str, units: list[str]) -> dict[str, str] | None:
+def plan_defaults(cfg: Context, board: Board, kind: str, units: list[str]) -> dict[str, str] | None:
     """Where the default puts each unit in turn (simulated on `board`); None if one cannot go."""
     plan: dict[str, str] = {}
     for uid in units:
@@ -59,18 +61,17 @@ def plan_defaults(cfg: Config, board: Board, kind: str, units: list[str]) -> dic
     return plan
 
 
-def draw(state: State, kind: str, count: int, dice: Dice, events: list[dict[str, Any]]) -> None:
+def draw(cfg: Context, state: State, kind: str, count: int, dice: Dice, events: list[dict[str, Any]]) -> None:
     """Draw up to `count` German units for `kind`, leaving them `drawn` and pending placement."""
-    cfg = config(state["setup"])
     section = KIND_SECTION[kind]
     drawn: list[str] = []
     delayed = False
     for number in range(1, count + 1):
-        pool = [uid for uid in container(state, "german") if cfg.counters[uid].kind == "infantry"]
+        pool = [uid for uid in container(cfg, state, "german") if cfg.counters[uid].kind == "infantry"]
         if not pool:
             break
         uid = dice.draw(pool, f"{section} {kind} draw {number} of {count}", seen_by=["german"])
-        if plan_defaults(cfg, Board.from_state(state, "german"), kind, drawn + [uid]) is None:
+        if plan_defaults(cfg, Board.from_state(cfg, state, "german"), kind, drawn + [uid]) is None:
             delayed = True  # 8.6: no entry hex can take it; it stays in the container
             break
         state["units"][uid]["status"] = "drawn"
@@ -123,9 +124,8 @@ def validate(board: Board, orders: list[Any], pending: dict[str, Any] | None) ->
     return problems
 
 
-def resolve_placement(state: State, orders: list[Any], events: list[dict[str, Any]]) -> str:
+def resolve_placement(cfg: Context, state: State, orders: list[Any], events: list[dict[str, Any]]) -> str:
     """Place the pending units; returns the kind that was placed."""
-    cfg = config(state["setup"])
     pending = state["pending"] or {"kind": "reinforcement", "units": []}
     kind = pending["kind"]
     waiting = list(pending["units"])
@@ -134,13 +134,13 @@ def resolve_placement(state: State, orders: list[Any], events: list[dict[str, An
         if "place" not in order or order["place"] not in waiting:
             continue
         uid, hex_id = order["place"], order["hex"]
-        board = Board.from_state(state, "german")
+        board = Board.from_state(cfg, state, "german")
         if hex_id in open_entries(cfg, board, kind) and fits(cfg, board, uid, hex_id):
             place(state, uid, hex_id)
             waiting.remove(uid)
             placed.append({"unit": uid, "hex": hex_id})
     for uid in list(waiting):
-        hex_id = default_hex(cfg, Board.from_state(state, "german"), kind, uid)
+        hex_id = default_hex(cfg, Board.from_state(cfg, state, "german"), kind, uid)
         if hex_id is None:  # cannot happen: the draw checked the defaults; keep the unit drawn-safe
             state["units"][uid]["status"] = "container"
         else:
@@ -153,28 +153,26 @@ def resolve_placement(state: State, orders: list[Any], events: list[dict[str, An
     return str(kind)
 
 
-def resolve_reinforcement(state: State, dice: Dice, events: list[dict[str, Any]]) -> None:
+def resolve_reinforcement(cfg: Context, state: State, dice: Dice, events: list[dict[str, Any]]) -> None:
     """8.3: four dice, that many units drawn (8.4: until the container is empty)."""
-    cfg = config(state["setup"])
-    if not container(state, "german"):
+    if not container(cfg, state, "german"):
         events.append({"type": "reinforcements", "section": "8.4", "count": 0,
                        "note": "the holding container is empty"})
         return
     number = int(cfg.tables["reinforcement_dice"])
     rolls = dice.dice(number, 6, f"8.3 reinforcements of turn {state['turn']}: number of units")
     events.append({"type": "reinforcements", "section": "8.3", "dice": rolls, "count": sum(rolls)})
-    draw(state, "reinforcement", sum(rolls), dice, events)
+    draw(cfg, state, "reinforcement", sum(rolls), dice, events)
 
 
-def breakthrough(state: State, kind: str, dice: Dice, events: list[dict[str, Any]]) -> None:
+def breakthrough(cfg: Context, state: State, kind: str, dice: Dice, events: list[dict[str, Any]]) -> None:
     """7.5 / 7.7: thwarted without an enemy-free edge hex; else roll and draw."""
-    cfg = config(state["setup"])
     section = KIND_SECTION[kind]
-    board = Board.from_state(state, "german")
+    board = Board.from_state(cfg, state, "german")
     if not open_entries(cfg, board, kind):
         events.append({"type": "breakthrough", "section": section, "kind": kind, "thwarted": True})
         return
     dice_count = int(cfg.tables["breakthrough_dice"]["west" if kind == "breakthrough-west" else "east"])
     rolls = dice.dice(dice_count, 6, f"{section} {kind}: number of units")
     events.append({"type": "breakthrough", "section": section, "kind": kind, "dice": rolls, "count": sum(rolls)})
-    draw(state, kind, sum(rolls), dice, events)
+    draw(cfg, state, kind, sum(rolls), dice, events)

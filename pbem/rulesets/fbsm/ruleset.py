@@ -1,4 +1,9 @@
-"""`Fbsm`: the First Blood: Second Marne ruleset, gluing the rule modules to the core interface."""
+"""`Fbsm`: the First Blood: Second Marne ruleset, gluing the rule modules to the core interface.
+
+The game's context (`context.Context`: map, tables, counters, derived hex sets) is prepared once
+per game by the core (`prepare`) and handed to every call; each call passes it on, so no rule
+reads its configuration from a state.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +12,15 @@ from typing import Any, Mapping
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
-from pbem.core.ruleset import Decisions, Resolution, Ruleset, State, Submission
+from pbem.core.ruleset import Decisions, Event, Resolution, Ruleset, State, Submission
 
-from . import bombardment, bots, fire, fog, movement, random_events, reinforcements, sequence, setup, victory
-from .board import Board
-from .tables import DEFAULT_MAP, PACKAGED_MAPS, SIDES, Config, config, scenario_setup
+from . import bots, fog, phases, sequence
+from .context import DEFAULT_MAP, PACKAGED_MAPS, SIDES, Context, prepare, setup_of, tables_schema
 from .orders import STANDING_SCHEMA, order_kinds, order_schema
 from .state import NO_EFFECTS, NO_ONCE, normalize
 
 
-class Fbsm(Ruleset[Config]):
+class Fbsm(Ruleset[Context]):
     id = "fbsm"
     version = "3"  # 3: german-placement always awaits the German (no `placement: auto`)
     title = "First Blood: Second Marne, 15 July 1918"
@@ -38,22 +42,21 @@ class Fbsm(Ruleset[Config]):
         }
 
     def tables_schema(self) -> dict[str, Any]:
-        return {"type": "object"}  # still checked by scenario_setup
+        return tables_schema()
 
     def setup(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
-        return scenario_setup(scenario)
+        return setup_of(scenario)
 
-    def prepare(self, setup: Mapping[str, Any]) -> Config:
-        return config(setup)
+    def prepare(self, setup: Mapping[str, Any]) -> Context:
+        return prepare(setup)
 
-    def initial_state(self, context: Config, scenario: Mapping[str, Any]) -> State:
-        cfg = context
+    def initial_state(self, context: Context, scenario: Mapping[str, Any]) -> State:
         return {
             "fbsm": 1,
             "setup": self.setup(scenario),
             "turn": 1,
             "phase": "us-setup",
-            "units": {uid: {"hex": None, "status": "container", "z": 0} for uid in sorted(cfg.counters)},
+            "units": {uid: {"hex": None, "status": "container", "z": 0} for uid in sorted(context.counters)},
             "next_z": 1,
             "effects": dict(NO_EFFECTS),
             "once": dict(NO_ONCE),
@@ -63,13 +66,13 @@ class Fbsm(Ruleset[Config]):
         }
 
     # --- the sequence ---------------------------------------------------------------------------
-    def phase(self, context: Any, state: State) -> str:
+    def phase(self, context: Context, state: State) -> str:
         return str(state["phase"])
 
-    def awaiting(self, context: Any, state: State) -> list[str]:
-        return sequence.awaiting(normalize(state))
+    def awaiting(self, context: Context, state: State) -> list[str]:
+        return sequence.awaiting(normalize(context, state))
 
-    def result(self, context: Any, state: State) -> dict[str, Any] | None:
+    def result(self, context: Context, state: State) -> dict[str, Any] | None:
         result = state.get("result")
         return dict(result) if result else None
 
@@ -86,86 +89,29 @@ class Fbsm(Ruleset[Config]):
     def order_kinds(self, phase: str) -> list[str]:
         return order_kinds(phase)
 
-    def validate(self, context: Any, view: State, side: str, orders: list[Any]) -> list[Problem]:
-        phase = view["phase"]
-        kind = sequence.KIND.get(phase)
-        if phase in sequence.AUTOMATIC or sequence.owner(phase) != side:
-            if orders:
-                return [Problem(f"{side} gives no orders in the {phase} phase", section="5.3")]
-            return []
-        board = Board.from_view(view)
-        if kind == "setup":
-            return setup.validate_us_setup(board, orders)
-        if kind == "placement":
-            return reinforcements.validate(board, orders, view.get("pending"))
-        if kind == "movement":
-            return movement.validate(board, orders)
-        if kind == "fire":
-            return fire.validate(board, orders)
-        if kind == "bombardment":
-            return bombardment.validate(board, orders, view.get("markers") or {})
-        return []
+    def validate(self, context: Context, view: State, side: str, orders: list[Any]) -> list[Problem]:
+        return phases.validate(context, view, side, orders)
 
-    def resolve(self, context: Any, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
+    def resolve(self, context: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
                 decisions: Decisions) -> Resolution:
-        state = normalize(copy.deepcopy(dict(state)))
-        events: list[dict[str, Any]] = []
-        phase = state["phase"]
-        kind = sequence.KIND[phase]
-        side = sequence.owner(phase)
-        submission = submissions.get(side)
-        orders = list(submission.orders) if submission is not None and phase not in sequence.AUTOMATIC else []
-        conceded = next((i for i, order in enumerate(orders) if "concede" in order), None)
-        if conceded is not None:
-            orders = orders[:conceded]
-        placed_kind = None
-        if phase == "us-setup":
-            setup.resolve_us_setup(state, orders, events)
-        elif phase == "german-setup":
-            setup.resolve_german_setup(state, dice, events)
-        elif phase == "random-events":
-            random_events.resolve(state, dice, decisions, events)
-        elif phase == "german-reinforcement":
-            reinforcements.resolve_reinforcement(state, dice, events)
-        elif kind == "placement":
-            placed_kind = reinforcements.resolve_placement(state, orders, events)
-        elif kind == "bombardment":
-            bombardment.resolve(state, side, orders, dice, events)
-        elif kind == "movement":
-            for order in orders:
-                movement.resolve_move(state, side, order, events)
-                if state.get("result"):
-                    break
-        elif kind == "fire":
-            _, heavy = fire.heavy_mg_problems(Board.from_state(state, side), orders)
-            for order in orders:
-                if "fire" in order:
-                    fire.resolve_fire(state, side, order, heavy, dice, decisions, events)
-                if state.get("result"):
-                    break
-        if conceded is not None and not state.get("result"):
-            events.append({"type": "concede", "side": side, "section": "4.5"})
-            events.append({"type": "victory", **victory.concede(state, side)})
-        if not state.get("result"):
-            sequence.advance(state, dice, events, placed_kind)
-        return Resolution(state, events)
+        return phases.resolve(context, state, submissions, dice, decisions)
 
     # --- fog of war -----------------------------------------------------------------------------
-    def view(self, context: Any, state: State, side: str) -> State:
-        return fog.view(state, side)
+    def view(self, context: Context, state: State, side: str) -> State:
+        return fog.view(context, state, side)
 
-    def visible(self, context: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    def visible(self, context: Context, event: Event, side: str) -> Event | None:
         return fog.visible(event, side)
 
     # --- bots -----------------------------------------------------------------------------------
-    def bot_orders(self, context: Any, view: State, side: str, seed: bytes) -> list[Any]:
-        return bots.orders(view, side, seed)
+    def bot_orders(self, context: Context, view: State, side: str, seed: bytes) -> list[Any]:
+        return bots.orders(context, view, side, seed)
 
     def bot_answer(self, request: Mapping[str, Any], seed: bytes) -> Any:
         return bots.answer(request, seed)
 
     # --- pictures and words ---------------------------------------------------------------------
-    def picture(self, context: Config) -> Any:
+    def picture(self, context: Context) -> Any:
         from .picture import FbsmAdapter  # imported on use: drawing is not needed to adjudicate
 
         return FbsmAdapter(context)

@@ -17,9 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.chance import Dice
+from pbem.core.ruleset import State
 
-from .tables import config
-from .state import NO_EFFECTS, State
+from .context import Context
+from .state import NO_EFFECTS
 from . import bombardment, victory
 
 SETUP_PHASES = ["us-setup", "german-setup"]
@@ -81,11 +82,12 @@ def following(state: State, placed_kind: str | None = None) -> str:
     return TURN_PHASES[TURN_PHASES.index(phase) + 1]
 
 
-def advance(state: State, dice: Dice, events: list[dict[str, Any]], placed_kind: str | None = None) -> None:
+def advance(cfg: Context, state: State, dice: Dice, events: list[dict[str, Any]],
+            placed_kind: str | None = None) -> None:
     """Move the Phase Now marker on (5.3), starting a new turn after phase XII."""
     nxt = following(state, placed_kind)
     if state["phase"] == "us-second-bombardment":
-        result = victory.end_of_turn(state)
+        result = victory.end_of_turn(cfg, state)
         if result:
             events.append({"type": "victory", **result})
             return
@@ -94,12 +96,11 @@ def advance(state: State, dice: Dice, events: list[dict[str, Any]], placed_kind:
         events.append({"type": "turn", "section": "5.3", "turn": state["turn"]})
     state["phase"] = nxt
     state["markers"] = {"us": None, "german": None}
-    enter(state, dice, events)
+    enter(cfg, state, dice, events)
 
 
-def enter(state: State, dice: Dice, events: list[dict[str, Any]]) -> None:
+def enter(cfg: Context, state: State, dice: Dice, events: list[dict[str, Any]]) -> None:
     """What happens on entering a phase: 13.4 German bombardment deterioration."""
-    cfg = config(state["setup"])
     phase = state["phase"]
     if not (cfg.play_balance and phase.startswith("german-") and KIND[phase] == "bombardment"):
         return

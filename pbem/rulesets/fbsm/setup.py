@@ -13,31 +13,24 @@ from typing import Any
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
+from pbem.core.ruleset import State
+from pbem.rulesets.kit.stacks import place
 
 from .board import Board
-from .tables import Config, config
-from .state import State, container, place
+from .context import Context
+from .state import container
 
 QUOTA_KEYS = {("forward", "infantry"): "forward_infantry", ("forward", "hw"): "forward_hw",
               ("rear", "infantry"): "rear_infantry", ("rear", "hw"): "rear_hw"}
 
 
-def zones(cfg: Config) -> dict[str, frozenset[str]]:
-    """3.3 and 3.4, less the Paris-Metz road and riverbank hexes (3.3, 9.8) and the Marne."""
-    banned = cfg.road_hexes | frozenset(cfg.riverbank)
-    return {
-        "forward": frozenset(h for h in cfg.forward_zone if h not in banned and not cfg.impassable(h)),
-        "rear": frozenset(h for h in cfg.rear_zone if h not in banned and not cfg.impassable(h)),
-    }
-
-
-def quota(cfg: Config, zone: str, kind: str) -> int:
+def quota(cfg: Context, zone: str, kind: str) -> int:
     return int(cfg.tables["us_setup"][QUOTA_KEYS[(zone, kind)]])
 
 
-def pick_zone(cfg: Config, hex_id: str, kind: str, used: dict[tuple[str, str], int]) -> str | None:
+def pick_zone(cfg: Context, hex_id: str, kind: str, used: dict[tuple[str, str], int]) -> str | None:
     """The zone a unit set up in `hex_id` counts toward (forward first where zones overlap)."""
-    zone_sets = zones(cfg)
+    zone_sets = cfg.zones
     for zone in ("forward", "rear"):
         if hex_id in zone_sets[zone] and used.get((zone, kind), 0) < quota(cfg, zone, kind):
             return zone
@@ -47,7 +40,7 @@ def pick_zone(cfg: Config, hex_id: str, kind: str, used: dict[tuple[str, str], i
 def validate_us_setup(board: Board, orders: list[Any]) -> list[Problem]:
     cfg = board.cfg
     problems: list[Problem] = []
-    zone_sets = zones(cfg)
+    zone_sets = cfg.zones  # 3.3, 3.4 less the road, the riverbank and the Marne (context.prepare)
     used: dict[tuple[str, str], int] = {}
     taken: dict[str, str] = {}
     seen: set[str] = set()
@@ -94,8 +87,7 @@ def validate_us_setup(board: Board, orders: list[Any]) -> list[Problem]:
     return problems
 
 
-def resolve_us_setup(state: State, orders: list[Any], events: list[dict[str, Any]]) -> None:
-    cfg = config(state["setup"])
+def resolve_us_setup(cfg: Context, state: State, orders: list[Any], events: list[dict[str, Any]]) -> None:
     used: dict[tuple[str, str], int] = {}
     taken: set[str] = set()
     placed: list[dict[str, Any]] = []
@@ -111,8 +103,8 @@ def resolve_us_setup(state: State, orders: list[Any], events: list[dict[str, Any
         place(state, uid, hex_id)
         placed.append({"unit": uid, "hex": hex_id, "zone": zone})
     # 3.2: every US unit begins on the map; those the orders left out go to the default hexes.
-    zone_sets = zones(cfg)
-    for uid in container(state, "us"):
+    zone_sets = cfg.zones
+    for uid in container(cfg, state, "us"):
         kind = cfg.counters[uid].kind
         for zone in ("forward", "rear"):
             if used.get((zone, kind), 0) >= quota(cfg, zone, kind):
@@ -127,12 +119,11 @@ def resolve_us_setup(state: State, orders: list[Any], events: list[dict[str, Any
     events.append({"type": "us-setup", "section": "3.2", "units": placed})
 
 
-def resolve_german_setup(state: State, dice: Dice, events: list[dict[str, Any]]) -> None:
-    cfg = config(state["setup"])
+def resolve_german_setup(cfg: Context, state: State, dice: Dice, events: list[dict[str, Any]]) -> None:
     count = int(cfg.tables["setup_draws"])
     drawn: list[dict[str, Any]] = []
     for number, hex_id in enumerate(cfg.riverbank[:count], start=1):
-        pool = container(state, "german")
+        pool = container(cfg, state, "german")
         if not pool:
             break
         uid = dice.draw(pool, f"3.6 set-up draw {number} for riverbank hex {hex_id}")

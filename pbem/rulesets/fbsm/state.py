@@ -2,7 +2,7 @@
 
 A full state (`fbsm: 1`) holds:
 
-- `setup`: what `data.config` needs (map, play_balance, table overrides);
+- `setup`: what `context.prepare` needs (map, play_balance, table overrides);
 - `turn`, `phase`;
 - `units`: id -> {hex, status, z}. status is `active` (on the map), `container` (off the map,
   not yet in play: the German holding container of 3.5, or a US unit before set-up), `drawn`
@@ -20,7 +20,7 @@ The compact form (no `fbsm` key) lets a case file list only what matters: `phase
 (default 2), `units` ({id: {hex, status}} in stacking order, bottom first; only listed units
 exist; status defaults to `active` with a hex, else `container`; a container, drawn or exited
 unit's hex is null), and any of the other keys; `normalize` fills in the rest, so every unit has
-at least `hex` and `status`.
+at least `hex` and `status`. Stacks are read and changed with the kit's helpers (`kit.stacks`).
 """
 
 from __future__ import annotations
@@ -29,10 +29,11 @@ import copy
 from typing import Any
 
 from pbem.core.errors import PbemError
+from pbem.core.ruleset import State
+from pbem.rulesets.kit.stacks import numbered
 
-from .tables import DEFAULT_MAP, Config, config
+from .context import DEFAULT_MAP, Context
 
-State = dict[str, Any]
 STATUSES = ("active", "container", "drawn", "eliminated", "exited")
 OFF_MAP = ("container", "drawn", "exited")
 
@@ -50,8 +51,12 @@ NO_EFFECTS: dict[str, Any] = {
 NO_ONCE: dict[str, bool] = {"breakthrough-west": False, "breakthrough-east": False, "us-rally": False}
 
 
-def normalize(state: State) -> State:
-    """A full state from a full or compact one (a full state is returned as it is)."""
+def normalize(ctx: Context, state: State) -> State:
+    """A full state from a full or compact one (a full state is returned as it is).
+
+    `ctx` is the context of the state's setup (the core prepares it from the compact setup; the
+    defaults `normalize` writes into `setup` are the ones `prepare` assumes).
+    """
     if state.get("fbsm") == 1:
         return state
     if "phase" not in state:
@@ -59,21 +64,19 @@ def normalize(state: State) -> State:
     setup = dict(state.get("setup") or {})
     setup.setdefault("map", DEFAULT_MAP)
     setup.setdefault("play_balance", False)
-    cfg = config(setup)
     units: dict[str, dict[str, Any]] = {}
     z = 1
-    for uid, entry in (state.get("units") or {}).items():
-        if uid not in cfg.counters:
+    for uid, entry, mine in numbered(state.get("units") or {}):
+        if uid not in ctx.counters:
             raise PbemError(f"unit {uid!r} is not in the counter mix")
-        entry = dict(entry or {})
         hex_id = entry.get("hex")
         status = entry.get("status", "active" if hex_id else "container")
         if status not in STATUSES:
             raise PbemError(f"unit {uid}: status must be one of {', '.join(STATUSES)}")
         if status in OFF_MAP:
             hex_id = None  # every unit has a hex, null off the map (an eliminated unit keeps where it fell)
-        units[uid] = {"hex": hex_id, "status": status, "z": int(entry.get("z", z))}
-        z = max(z, units[uid]["z"]) + 1
+        units[uid] = {"hex": hex_id, "status": status, "z": mine}
+        z = max(z, mine) + 1  # the stacking number after every listed unit's (as `numbered` counts)
     effects = dict(NO_EFFECTS)
     effects.update(state.get("effects") or {})
     once = dict(NO_ONCE)
@@ -97,31 +100,7 @@ def normalize(state: State) -> State:
     return full
 
 
-def cfg_of(state: State) -> Config:
-    return config(state["setup"])
-
-
-
-
-def stack(state: State, hex_id: str, side: str | None = None) -> list[str]:
-    """Active units in a hex, bottom first (the last is the top unit, 6.5)."""
-    cfg = cfg_of(state)
-    found = [(u["z"], uid) for uid, u in state["units"].items()
-             if u["status"] == "active" and u["hex"] == hex_id and (side is None or cfg.counters[uid].side == side)]
-    return [uid for _, uid in sorted(found)]
-
-
-
-def place(state: State, uid: str, hex_id: str) -> None:
-    """Put a unit on the map on top of whatever is in the hex."""
-    unit = state["units"][uid]
-    unit["hex"] = hex_id
-    unit["status"] = "active"
-    unit["z"] = state["next_z"]
-    state["next_z"] += 1
-
-
-def container(state: State, side: str = "german") -> list[str]:
-    cfg = cfg_of(state)
+def container(ctx: Context, state: State, side: str = "german") -> list[str]:
+    """The units of `side` off the map and not yet in play (3.5: the German holding container)."""
     return sorted(uid for uid, u in state["units"].items()
-                  if u["status"] == "container" and cfg.counters[uid].side == side)
+                  if u["status"] == "container" and ctx.counters[uid].side == side)

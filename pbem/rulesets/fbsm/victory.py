@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .tables import config, other
-from .state import State
+from pbem.core.ruleset import State
+
+from .context import Context, other
 
 
-def check(state: State) -> dict[str, Any] | None:
+def check(cfg: Context, state: State) -> dict[str, Any] | None:
     """Set and return the result if a victory condition holds now."""
     if state.get("result"):
         return dict(state["result"])
-    cfg = config(state["setup"])
     units = state["units"]
     if any(u["status"] == "exited" and cfg.counters[uid].side == "german" for uid, u in units.items()):
         state["result"] = {"winner": "german", "section": "4.3",
@@ -40,13 +40,13 @@ def check(state: State) -> dict[str, Any] | None:
 
 
 def concede(state: State, side: str) -> dict[str, Any]:
+    """4.5: the other side wins (the events are the kit's `concession_events`)."""
     state["result"] = {"winner": other(side), "section": "4.5", "reason": f"the {side} player conceded"}
     return dict(state["result"])
 
 
-def end_of_turn(state: State) -> dict[str, Any] | None:
+def end_of_turn(cfg: Context, state: State) -> dict[str, Any] | None:
     """13.2-13.3: with play balance, the US wins once turn 16 ends without a German victory."""
-    cfg = config(state["setup"])
     if cfg.play_balance and state["turn"] >= int(cfg.tables["play_balance"]["last_turn"]):
         state["result"] = {"winner": "us", "section": "13.3",
                            "reason": f"game turn {state['turn']} ended without a German victory"}

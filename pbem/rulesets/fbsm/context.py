@@ -1,0 +1,269 @@
+"""The prepared game context: the map, the plain tables, the counters and the derived hex sets.
+
+The packaged tables (`data/tables.yaml`) mark every leaf with where it came from: a rule
+section, or `assumed: true` (`kit.tables.TableFile` reads them). A scenario's `tables:` block
+overrides any leaf at the same path; `tables_schema` is the JSON Schema the core checks it
+against (the shape of the defaults, `kit.overrides.shape_schema`).
+
+A game's setup (`setup_of`: the map, a packaged name or a whole map document; the play-balance
+option; the table overrides) is carried by every state and view under `setup`. `prepare(setup)`
+turns it into a `Context` once per game (the core binds it, `pbem.core.ruleset.Rules`); every
+rule function receives that context and nothing in fbsm rebuilds it from a state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from pbem.geometry.hexgrid import Hex, HexGrid, Line
+from pbem.geometry.hexmap import HexMap
+from pbem.rulesets.kit.hexboard import HexIndex, load_map
+from pbem.rulesets.kit.overrides import shape_schema
+from pbem.rulesets.kit.tables import TableFile, merge
+
+PACKAGE = "pbem.rulesets.fbsm.data"
+DEFAULT_MAP = "second-marne"
+PACKAGED_MAPS = {"second-marne": "map.yaml"}
+SIDES = ("us", "german")
+REQUIRED_SETS = ("riverbank", "paris-metz-road", "hill-231", "varennes", "paroy", "crezancy", "moulin-ruine",
+                 "south-exit", "west-edge", "east-edge")
+
+
+def other(side: str) -> str:
+    return "german" if side == "us" else "us"
+
+
+TABLES = TableFile(PACKAGE)
+annotated_tables = TABLES.annotated
+plain_tables = TABLES.plain
+assumed_values = TABLES.assumed
+
+
+# --- the scenario's part ----------------------------------------------------------------------------
+
+def tables_schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario's `tables:` overrides (the core checks it, with file positions).
+
+    Known keys only, each value of the same kind as the default; a scenario names only what it
+    changes. A new counter group under `counters` carries every field of a group (2.5). A random
+    event roll names one of the events of 7.2-7.10.
+    """
+    plain = plain_tables()
+    groups = plain["counters"]
+    counters = shape_schema(groups, complete=False)
+    counters["additionalProperties"] = shape_schema(next(iter(groups.values())), complete=True,
+                                                    description="a new counter group: every field of a group")
+    events = sorted(set(plain["random_events"].values()))
+    return shape_schema(plain, complete=False, description="overrides of the packaged tables (docs/fbsm.md)",
+                        refine={"counters": counters,
+                                "random_events.*": {"enum": events, "description": "7.1: an event of 7.2-7.10"}})
+
+
+def setup_of(scenario: Mapping[str, Any]) -> dict[str, Any]:
+    """The `setup` every state carries, from a scenario the schemas accepted.
+
+    What the schemas cannot check is the map (a whole map document must load and name every hex
+    set the rules use); that fails here, before any game is written.
+    """
+    setup = dict(scenario.get("setup") or {})
+    tables = scenario.get("tables") or {}
+    out: dict[str, Any] = {"map": setup.get("map", DEFAULT_MAP), "play_balance": bool(setup.get("play_balance", False))}
+    if tables:
+        out["tables"] = tables
+    _map(out["map"])
+    return out
+
+
+def _map(spec: Any) -> HexMap:
+    return load_map(spec, PACKAGE, PACKAGED_MAPS, REQUIRED_SETS)
+
+
+# --- counters ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Counter:
+    """One combat unit's printed values (2.5)."""
+
+    id: str
+    side: str
+    kind: str  # "infantry" or "hw" (US heavy weapons emplacement, 2.8)
+    fire: int
+    range: int
+    move: int  # whole movement points
+
+    def values(self) -> dict[str, Any]:
+        return {"kind": self.kind, "fire": self.fire, "range": self.range, "move": self.move}
+
+
+def build_counters(tables: Mapping[str, Any]) -> dict[str, Counter]:
+    """Expand the counter groups into one Counter per id (ids number on per prefix)."""
+    out: dict[str, Counter] = {}
+    next_number: dict[str, int] = {}
+    groups = tables["counters"]
+    width: dict[str, int] = {}
+    for group in groups.values():
+        width[group["prefix"]] = width.get(group["prefix"], 0) + int(group["count"])
+    for group in groups.values():
+        prefix = group["prefix"]
+        digits = max(2, len(str(width[prefix])))
+        for _ in range(int(group["count"])):
+            number = next_number.get(prefix, 0) + 1
+            next_number[prefix] = number
+            uid = f"{prefix}{number:0{digits}d}"
+            out[uid] = Counter(uid, group["side"], group["kind"], int(group["fire"]), int(group["range"]),
+                               int(group["move"]))
+    return out
+
+
+# --- the context ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Context:
+    """Everything fixed for one game: the indexed map, the plain tables, the counters, the derived hex sets.
+
+    Built once per game by `prepare`. The memo dicts (lines, the bots' cost fields) fill as the
+    game is played and belong to this context alone.
+    """
+
+    hexes: HexIndex
+    tables: dict[str, Any]
+    play_balance: bool
+    counters: dict[str, Counter]
+    riverbank: tuple[str, ...]
+    forward_zone: frozenset[str]  # 3.3 as drawn on the map, before the set-up bans
+    rear_zone: frozenset[str]  # 3.4
+    zones: dict[str, frozenset[str]]  # the set-up zones less the banned hexes (setup.py)
+    road_hexes: frozenset[str]
+    south_exit: tuple[str, ...]
+    west_edge: tuple[str, ...]
+    east_edge: tuple[str, ...]
+    varennes: frozenset[str]
+    fields: dict[str, dict[str, int]] = field(default_factory=dict)  # the bots' cost fields, by name
+    _lines: dict[tuple[str, str], Line] = field(default_factory=dict)
+
+    @property
+    def map(self) -> HexMap:
+        return self.hexes.map
+
+    @property
+    def grid(self) -> HexGrid:
+        return self.hexes.map.grid
+
+    def side_of(self, uid: str) -> str:
+        return self.counters[uid].side
+
+    # --- terrain -----------------------------------------------------------------------------
+    def on_map(self, hex_id: str) -> bool:
+        return hex_id in self.hexes.terrain_of
+
+    def terrain(self, hex_id: str) -> str:
+        return self.hexes.terrain(hex_id)
+
+    def defense(self, hex_id: str) -> int:
+        """10.3: the defence strength of the hex's terrain (Hill 231 counts as clear, 10.8)."""
+        return int(self.tables["defense"][self.hexes.terrain(hex_id)])
+
+    def impassable(self, hex_id: str) -> bool:
+        found = self.hexes.terrain_of.get(hex_id)
+        return found is None or found in self.tables["impassable"]
+
+    def blocks(self, hex_id: Hex | str) -> bool:
+        """10.8: town, wooded hills, prepared positions, railroads and Hill 231 block LOF."""
+        if isinstance(hex_id, Hex):
+            if not hex_id.has_id:
+                return False
+            hex_id = hex_id.id
+        found = self.hexes.terrain_of.get(hex_id)
+        if found is None:
+            return False
+        if found in self.tables["blocking_terrain"]:
+            return True
+        return any(f in self.tables["blocking_features"] for f in self.hexes.features_of[hex_id])
+
+    def road_between(self, a: str, b: str) -> bool:
+        return "road" in self.hexes.side_features(a, b)
+
+    def enter_cost(self, a: str, b: str) -> int:
+        """9.5: half-MP to enter b from the adjacent a (road rate along a road hexside)."""
+        if self.road_between(a, b):
+            return int(self.tables["move_cost"]["road"])
+        return int(self.tables["move_cost"][self.hexes.terrain(b)])
+
+    # --- geometry ---------------------------------------------------------------------------
+    def distance(self, a: str, b: str) -> int:
+        return self.hexes.distance(a, b)
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return self.hexes.adjacent(a, b)
+
+    def neighbours(self, hex_id: str) -> tuple[str, ...]:
+        return self.hexes.neighbours(hex_id)
+
+    def line(self, a: str, b: str) -> Line:
+        key = (a, b)
+        found = self._lines.get(key)
+        if found is None:
+            found = self._lines[key] = self.hexes.line(a, b)
+        return found
+
+    def lof_clear(self, a: str, b: str) -> bool:
+        """10.7-10.9: nothing between the two hexes blocks (a hexside line only if both sides do)."""
+        return self.hexes.clear_line(a, b, self.blocks, "both")
+
+    def step(self, hex_id: str, compass: str, count: int) -> str | None:
+        """The hex `count` hexes toward a compass point, or None when that leaves the map."""
+        h = self.grid.step(hex_id, self.map.direction(compass), count)
+        return h.id if h.has_id and self.map.on_map(h) else None
+
+
+def _flood(hexmap: HexMap, start: list[Hex], barrier: set[Hex]) -> set[Hex]:
+    seen = set(start)
+    todo = list(start)
+    while todo:
+        here = todo.pop()
+        for n in hexmap.neighbours(here):
+            if n not in seen and n not in barrier:
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
+def prepare(setup: Mapping[str, Any]) -> Context:
+    """The context of a game with this setup (a state's `setup`; missing keys take their defaults)."""
+    tables = merge(plain_tables(), setup.get("tables") or {})
+    hexmap = _map(setup.get("map", DEFAULT_MAP))
+    hexes = HexIndex.of(hexmap)
+    sets = hexes.sets
+    road = set(hexmap.sets["paris-metz-road"])
+    riverbank = list(hexmap.sets["riverbank"])
+    impassable = set(tables["impassable"])
+    water = {h for h in hexmap.hexes() if hexmap.terrain(h) in impassable}
+    # 3.3: north of the Paris-Metz road = the side of the road the Marne riverbank is on.
+    north = _flood(hexmap, riverbank, road | water)
+    varennes = {Hex.parse(x) for x in sets["varennes"]}
+    forward = {h.id for h in north if h not in varennes and h not in set(riverbank) and h not in water}
+    forward |= set(sets["hill-231"])
+    rear = {h.id for h in hexmap.hexes() if hexmap.terrain(h) == "wooded-hills"}
+    rear |= set(sets["paroy"]) | set(sets["crezancy"]) | set(sets["moulin-ruine"])
+    road_hexes = frozenset(h.id for h in road)
+    # 3.3 and 3.4, less the Paris-Metz road and riverbank hexes (3.3, 9.8) and the Marne
+    banned = road_hexes | frozenset(sets["riverbank"])
+    passable = {h for h, terrain in hexes.terrain_of.items() if terrain not in impassable}
+    zones = {"forward": frozenset(h for h in forward if h not in banned and h in passable),
+             "rear": frozenset(h for h in rear if h not in banned and h in passable)}
+    return Context(
+        hexes=hexes,
+        tables=tables,
+        play_balance=bool(setup.get("play_balance", False)),
+        counters=build_counters(tables),
+        riverbank=sets["riverbank"],
+        forward_zone=frozenset(forward),
+        rear_zone=frozenset(rear),
+        zones=zones,
+        road_hexes=road_hexes,
+        south_exit=sets["south-exit"],
+        west_edge=sets["west-edge"],
+        east_edge=sets["east-edge"],
+        varennes=frozenset(sets["varennes"]),
+    )
