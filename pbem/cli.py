@@ -6,14 +6,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from . import __version__
-from .core import signing, yamlio
-from .core.errors import PbemError, Problem
-
-if TYPE_CHECKING:
-    from .core.ledger import Ledger
+from .core.api import (DEFAULT_CHAIN_LENGTH, GAME_ID, Ledger, PbemError, Problem, adjudicate, audit_report,
+                       bot_orders_file, check_from_referee, check_orders, check_player, check_schema, export,
+                       exported_schemas, game_from_file, ledger_summary, ledgers_holding, load_game, new_game,
+                       noted_referee_key, orders_template, parse_answer, read_signed_file, read_view,
+                       refuse_rewound_in, reply_document, ruleset, run_case_file, schema_for, signing, status,
+                       submit, yamlio)
 
 Handler = Callable[[argparse.Namespace], int]
 LEDGER_HELP = "the player's ledger base folder (default: $PBEM_LEDGER, else ~/.pbem/ledger); docs/ledger.md"
@@ -82,8 +83,6 @@ def cmd_sign(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .core.game import load_game
-
     game = load_game(args.game)
     path = Path(args.file)
     data = yamlio.read_file(path)
@@ -107,8 +106,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from .core.game import DEFAULT_CHAIN_LENGTH, new_game
-
     sides = {name: _read_public(key) for name, key in _pairs(args.side, "--side", "SIDE=PUBKEY (a .pub file or "
                                                                                "an ssh-ed25519 line)").items()}
     addresses = _pairs(args.address, "--address", "SIDE=MAIL-ADDRESS")
@@ -138,8 +135,6 @@ def _pairs(items: Sequence[str], option: str, form: str) -> dict[str, str]:
 
 
 def _referee_key(args: argparse.Namespace) -> signing.SigningKey:
-    from .core.game import noted_referee_key
-
     path = args.key or noted_referee_key(args.game_dir)
     if not path:
         raise PbemError("no referee key: pass --key KEY")
@@ -147,15 +142,11 @@ def _referee_key(args: argparse.Namespace) -> signing.SigningKey:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from .core.status import status
-
     print(status(args.game_dir, public=args.public))
     return 0
 
 
 def cmd_submit(args: argparse.Namespace) -> int:
-    from .core.intake import submit
-
     result = submit(args.game_dir, args.file, args.sig,
                     referee_key=_load_key(args.key) if args.key else None)
     for receipt in result.receipts:
@@ -166,8 +157,6 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from .core.adjudicator import adjudicate
-
     report = adjudicate(args.game_dir, _referee_key(args), missing_none=args.missing == "none", lapse=args.lapse)
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -178,8 +167,6 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from .core.audit import audit_report
-
     report = audit_report(args.game_dir)
     if report.found:
         print(f"audit of {args.game_dir}: walked to the end ({report.summary}), with the problems below", file=sys.stderr)
@@ -187,8 +174,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .core.export import export
-
     names = export(args.game_dir, args.out, unfinished=args.unfinished)
     print(f"wrote {args.out}: {len(names)} files, without the referee's secrets")
     return 0
@@ -199,8 +184,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def _from_referee(path: str, game_file: str | None, kind: str) -> None:
     """Check the referee's signature on a view or request when the player names the game."""
-    from .core.from_referee import check_from_referee, game_from_file
-
     if game_file is None:
         print(f"note: the referee's signature on {path} was not checked (give --game game.yaml to check it)",
               file=sys.stderr)
@@ -217,8 +200,6 @@ def _from_referee(path: str, game_file: str | None, kind: str) -> None:
 
 
 def cmd_orders(args: argparse.Namespace) -> int:
-    from .core.players import orders_template, read_view
-
     _from_referee(args.view, args.game, "view")
     view = read_view(args.view)
     ledger = _keep_in_ledger(args, args.view)
@@ -234,9 +215,6 @@ def cmd_orders(args: argparse.Namespace) -> int:
 
 def _keep_in_ledger(args: argparse.Namespace, path: str) -> Ledger | None:
     """With --game: keep the referee-signed file in the player's ledger; say what it contradicts."""
-    from .core.from_referee import game_from_file
-    from .core.ledger import Ledger, read_signed_file
-
     if not args.game:
         return None
     ledger = Ledger.open(game_from_file(args.game), args.ledger)
@@ -249,9 +227,6 @@ def _keep_in_ledger(args: argparse.Namespace, path: str) -> Ledger | None:
 def _refuse_rewound(args: argparse.Namespace, ledger: Ledger | None, game_id: str, side: str, seq: int, ack: str,
                     built_on: str) -> None:
     """Orders for `seq` acking `ack`: refused when the ledger holds the side's view `seq` or later."""
-    from .core.ledger import ledgers_holding
-    from .core.players import refuse_rewound_in
-
     ledgers = [ledger] if ledger is not None else ledgers_holding(game_id, ack, args.ledger)
     refuse_rewound_in(ledgers, side, seq, ack, built_on)
 
@@ -261,8 +236,6 @@ def _refuse_rewound_orders(args: argparse.Namespace, data: bytes, path: str) -> 
     fields = (doc.get("game"), doc.get("side"), doc.get("seq"), doc.get("ack")) if isinstance(doc, dict) else ()
     if len(fields) == 4 and all(isinstance(value, str) for value in fields[:2] + fields[3:]) \
             and isinstance(fields[2], int) and not isinstance(fields[2], bool):
-        from .core.game import GAME_ID
-
         if GAME_ID.fullmatch(str(fields[0])):
             _refuse_rewound(args, None, str(fields[0]), str(fields[1]), int(fields[2]), str(fields[3]), path)
 
@@ -279,8 +252,6 @@ def _report(findings: Sequence[object], ok_message: str) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .core.players import check_orders, read_view
-
     _from_referee(args.view, args.game, "view")
     _keep_in_ledger(args, args.view)
     return _report(check_orders(read_view(args.view), args.orders),
@@ -289,9 +260,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _decision_request(doc: yamlio.Document) -> dict[str, Any]:
     """The request, if the document is one (its kind, then its whole schema); else a PbemError saying what it is."""
-    from .core import schemas
-    from .core.schemafiles import load_schema
-
     data = doc.data
     if not isinstance(data, dict):
         shape = "a list" if isinstance(data, list) else "empty" if data is None else "a single value"
@@ -303,13 +271,11 @@ def _decision_request(doc: yamlio.Document) -> dict[str, Any]:
         raise PbemError(doc.problem(f"not a decision request: this is {what}",
                                     ("kind",) if isinstance(data, dict) and "kind" in data else (),
                                     legal="a decisions/NNNN/request-J.yaml file as the referee sent it"))
-    schemas.validate(doc, load_schema("decision-request"))
+    check_schema(doc, "decision-request")
     return data
 
 
 def cmd_decide(args: argparse.Namespace) -> int:
-    from .core.players import parse_answer, reply_document
-
     _from_referee(args.request, args.game, "decision-request")
     path = Path(args.request)
     data = yamlio.read_file(path)
@@ -317,8 +283,6 @@ def cmd_decide(args: argparse.Namespace) -> int:
     _keep_in_ledger(args, args.request)
     key = _load_key(args.key)
     if args.game:
-        from .core.from_referee import game_from_file
-
         mine = [side for side, line in game_from_file(args.game).side_keys.items()
                 if line.split()[:2] == key.public_line.split()[:2]]
         if mine != [request["side"]]:
@@ -338,8 +302,6 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_view(args: argparse.Namespace) -> int:
-    from .core.verify_view import check_player
-
     checked = check_player(args.views, args.game, ledger_base=args.ledger, receipts=args.receipts or (),
                            archive=args.archive)
     for note in checked.notes:
@@ -348,9 +310,6 @@ def cmd_verify_view(args: argparse.Namespace) -> int:
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
-    from .core.from_referee import game_from_file
-    from .core.ledger import Ledger, read_signed_file, summary
-
     ledger = Ledger.open(game_from_file(args.game), args.ledger)
     failed = 0
     for path in getattr(args, "files", None) or ():
@@ -364,7 +323,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         state = "kept" if recorded.new else "already held"
         print(f"{state}: {path} as {recorded.held.path.name} ({recorded.held.describe()})")
     if args.action == "show":
-        for line in summary(ledger):
+        for line in ledger_summary(ledger):
             print(line)
     clashes = ledger.equivocations()
     for clash in clashes:
@@ -376,12 +335,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from .core.ruleset import get
-    from .core.schemafiles import schema_for
-
     if args.export:
-        from .core.schemafiles import exported_schemas
-
         out = Path(args.export)
         out.mkdir(parents=True, exist_ok=True)
         for name, text in exported_schemas().items():
@@ -391,14 +345,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
     if not args.kind:
         raise PbemError("give a KIND (game, scenario, orders, turn, view, decision-request, decision-reply, "
                         "case) or --export DIR")
-    ruleset = get(args.ruleset) if args.ruleset else None
-    print(json.dumps(schema_for(args.kind, ruleset), indent=2))
+    print(json.dumps(schema_for(args.kind, ruleset(args.ruleset) if args.ruleset else None), indent=2))
     return 0
 
 
 def cmd_case(args: argparse.Namespace) -> int:
-    from .core.cases import run_case_file
-
     failures = 0
     for file in args.files:
         outcome = run_case_file(file)
@@ -423,8 +374,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    from .core.players import bot_orders_file
-
     path = bot_orders_file(Path(args.game_dir), args.side, _load_key(args.key), Path(args.out) if args.out else None)
     print(f"wrote {path} and {path}.sig")
     return 0

@@ -15,16 +15,9 @@ from typing import Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from .core import clock, signing, yamlio
-from .core.adjudicator import adjudicate
-from .core.archive import Archive, view_rel
-from .core.audit import audit
-from .core.errors import PbemError
-from .core.game import REFEREE_KEY_NOTE, load_game, new_game
-from .core.intake import submit
-from .core.players import bot_orders_file, bot_seed, reply_document
-from .core.position import current_position
-from .core.ruleset import get as get_ruleset
+from .core.api import (ArchiveView, PbemError, StepClock, adjudicate, audit, bot_orders_file, bot_seed,
+                       current_position, load_game, new_game, note_referee_key, reply_document, ruleset, signing,
+                       submit, view_rel, yamlio)
 
 MAX_ROUNDS = 10_000
 
@@ -38,7 +31,7 @@ class DemoGame:
     players: dict[str, signing.SigningKey]
     say: Callable[[str], None]
     standing: dict[str, dict[str, object]] = field(default_factory=dict)  # side -> standing answers to send
-    clock: clock.StepClock = field(default_factory=clock.StepClock)  # simulated time: the same bytes on replay
+    clock: StepClock = field(default_factory=StepClock)  # simulated time: the same bytes on replay
 
     def mailbox(self, side: str) -> Path:
         path = self.root.parent / "mail" / side
@@ -46,11 +39,11 @@ class DemoGame:
         return path
 
     def latest_view(self, side: str) -> Path:
-        return self.root / view_rel(Archive(self.root).latest_seq(), side)
+        return self.root / view_rel(ArchiveView(self.root).latest_seq(), side)
 
     def play_orders(self, side: str) -> None:
         """The side's bot writes and signs its orders, and the referee takes them through `submit`."""
-        seq = Archive(self.root).latest_seq() + 1
+        seq = ArchiveView(self.root).latest_seq() + 1
         path = bot_orders_file(self.root, side, self.players[side], self.mailbox(side) / f"orders-{seq:04d}.yaml",
                                self.standing.get(side))
         self._submit(side, path)
@@ -58,9 +51,9 @@ class DemoGame:
     def answer(self, side: str, request_rel: str) -> None:
         data = (self.root / request_rel).read_bytes()
         request = yamlio.load_bytes(data, request_rel).data
-        ruleset = get_ruleset(load_game(self.root).doc["ruleset"]["id"])
+        rules = ruleset(load_game(self.root).doc["ruleset"]["id"])
         secret = self.players[side].private.private_bytes_raw()
-        answer = ruleset.bot_answer(request, bot_seed("pbem/bot/answer", secret, data))
+        answer = rules.bot_answer(request, bot_seed("pbem/bot/answer", secret, data))
         path = self.mailbox(side) / Path(request_rel).name.replace("request", f"reply-{request['seq']:04d}")
         reply = yamlio.dump(reply_document(request, data, answer)).encode("utf-8")
         path.write_bytes(reply)
@@ -112,9 +105,7 @@ def setup_demo(ruleset_id: str, scenario: Path, workdir: Path, *, chain_length: 
     """
     keys = workdir / "keys"
     keys.mkdir(parents=True, exist_ok=True)
-    ruleset = get_ruleset(ruleset_id)
-    scenario_doc = yamlio.load_file(scenario).data
-    sides = ruleset.sides(scenario_doc)
+    sides = ruleset(ruleset_id).sides(yamlio.load_file(scenario).data)
     opened = {}
     for name in ["referee", *sides]:
         if not (keys / name).exists():
@@ -123,11 +114,11 @@ def setup_demo(ruleset_id: str, scenario: Path, workdir: Path, *, chain_length: 
         opened[name] = signing.load_signing_key(keys / name, passphrase=b"")
     root = workdir / "game"
     public = {side: opened[side].public_line for side in sides}
-    start = clock.StepClock()
+    start = StepClock()
     new_game(scenario, f"demo-{ruleset_id}", opened["referee"], public, root, chain_length=chain_length,
              secret=_derived(seed, "chain-secret") if seed else None,
              hidden_secret=_derived(seed, "hidden-secret") if seed else None, now=start)
-    Archive(root).write_secret_note(REFEREE_KEY_NOTE, "../keys/referee")  # relative: the same bytes in any folder
+    note_referee_key(root, "../keys/referee")  # relative: the same bytes in any folder
     return DemoGame(root, opened["referee"], {side: opened[side] for side in sides}, say, clock=start)
 
 
@@ -157,7 +148,7 @@ def play_demo(ruleset_id: str, scenario: Path | None, workdir: Path, *, chain_le
 
 def picture_last_views(game: DemoGame) -> list[Path]:
     """Each side's map picture and plain-text report of the last adjudication, beside the game."""
-    from .render import map_svg, report_text
+    from .render import has_map, map_svg, report_text
 
     out = game.root.parent / "pictures"
     out.mkdir(exist_ok=True)
@@ -167,12 +158,10 @@ def picture_last_views(game: DemoGame) -> list[Path]:
         stem = out / f"{side}-{view['seq']:04d}"
         written.append(stem.with_suffix(".txt"))
         written[-1].write_text(report_text(view), encoding="utf-8")
-        try:
-            svg = map_svg(view)
-        except ValueError:
-            continue  # a ruleset without a map renderer (such as the duel fixture) gets the report only
+        if not has_map(view):
+            continue  # a ruleset without pictures (such as the duel fixture) gets the report only
         written.append(stem.with_suffix(".svg"))
-        written[-1].write_text(svg, encoding="utf-8")
+        written[-1].write_text(map_svg(view), encoding="utf-8")
     return written
 
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import copy
-import importlib.machinery
-import sys
-import types
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
+import pbem.render
 from pbem.core import signing
 from pbem.core.archive import Archive
 from pbem.core.game import load_game
@@ -100,16 +98,14 @@ def test_posts_of_a_whole_game(tmp_path: Path) -> None:
 def test_post_names_the_map_picture_when_a_renderer_is_installed(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     game = play_duel(tmp_path, exchanges=2)
-    fake = types.ModuleType("pbem.render")
-    fake.__spec__ = importlib.machinery.ModuleSpec("pbem.render", None)
     seen: list[dict[str, object]] = []
 
     def map_svg(view: dict[str, object]) -> str:
         seen.append(view)
         return "<svg xmlns='http://www.w3.org/2000/svg'/>"
 
-    fake.map_svg = map_svg  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pbem.render", fake)
+    monkeypatch.setattr(pbem.render, "has_map", lambda view: True)  # the duel fixture itself has no pictures
+    monkeypatch.setattr(pbem.render, "map_svg", map_svg)
     out = tmp_path / "post.md"
     text, written = write_post(game.root, "markdown", out)
     picture = tmp_path / "demo-duel-0002-public-map.svg"

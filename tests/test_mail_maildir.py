@@ -110,19 +110,14 @@ def test_a_failed_round_is_retried_when_running(tmp_path: Path) -> None:
 
 def test_results_carry_view_report_map_and_the_referee_copy(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.machinery
-    import sys
-    import types
-
-
+    import pbem.render
     from pbem.core import signing
     from tests.test_mail_kit import attachments, maildir_judge, plain_mail, recipients, signed_orders, take_outbox
 
-    fake = types.ModuleType("pbem.render")
-    fake.__spec__ = importlib.machinery.ModuleSpec("pbem.render", None)
-    fake.map_svg = lambda view: f"<svg><!-- {view['side']} --></svg>"  # type: ignore[attr-defined]
-    fake.report_text = lambda view: f"Report for {view['side']}, turn {view['seq']}"  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pbem.render", fake)
+    # The judge sends whatever pbem.render draws and says (the duel fixture itself has no pictures).
+    monkeypatch.setattr(pbem.render, "has_map", lambda view: True)
+    monkeypatch.setattr(pbem.render, "map_svg", lambda view: f"<svg><!-- {view['side']} --></svg>")
+    monkeypatch.setattr(pbem.render, "report_text", lambda view: f"Report for {view['side']}, turn {view['seq']}")
     world = make_world(tmp_path)
     maildir = tmp_path / "Maildir"
     maildir_judge(world, maildir, referee_copy="referee@pbem.test").run(once=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from . import chance, clock, schemas, signing, yamlio
 from .archive import Archive, receipt_rel, seq_dir
@@ -132,8 +132,12 @@ def _verify(game: Game, candidate: Candidate) -> tuple[bytes, str]:
                                 file=candidate.carrier, others=others)
 
 
-def accept(game: Game, candidate: Candidate, referee: Referee) -> Receipt:
-    """Verify and check one signed file; store it (with its signed receipt) if it is good, else raise."""
+def accept(game: Game, candidate: Candidate, referee: Referee, *, store: bool = True) -> Receipt:
+    """Verify and check one signed file; store it (with its signed receipt) if it is good, else raise.
+
+    With `store=False` nothing is written: the receipt is the one the file would get now (without
+    a signed receipt file), or the PbemError saying why it would be refused.
+    """
     data, signer = _verify(game, candidate)
     doc = yamlio.load_bytes(data, candidate.name)
     if not isinstance(doc.data, dict):
@@ -142,22 +146,28 @@ def accept(game: Game, candidate: Candidate, referee: Referee) -> Receipt:
     kind = doc.data.get("kind")
     position = current_position(game)
     if kind == "orders":
-        return _accept_orders(game, position, doc, data, signer, candidate, referee)
+        return _accept_orders(game, position, doc, data, signer, candidate, referee, store)
     if kind == "decision-reply":
-        return _accept_reply(game, position, doc, data, signer, candidate, referee)
+        return _accept_reply(game, position, doc, data, signer, candidate, referee, store)
     raise OrdersError(doc.problem(f"kind {kind!r} cannot be submitted", ("kind",),
                                   legal="orders, decision-reply"))
 
 
+def _copies(archive: Archive, rels: Sequence[str], texts: Sequence[bytes]) -> list[str]:
+    """The stored files among `rels` that hold exactly one of `texts` (the one duplicate check)."""
+    hashes = {chance.file_hash(text) for text in texts}
+    return [rel for rel in rels if chance.file_hash(archive.read(rel)) in hashes]
+
+
 def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: bytes, signer: str,
-                   candidate: Candidate, referee: Referee) -> Receipt:
+                   candidate: Candidate, referee: Referee, store: bool) -> Receipt:
     rules = position.rules
     expect = position.expectation(signer)
     OrdersError.collect(orders_problems(doc, rules, expect, view_state(rules, position.state, signer), signer))
     _same_protocol(game, doc)
     archive = Archive(game.root)
     mine = [rel for side, _, rel in archive.orders_files(expect.seq) if side == signer]
-    same = [rel for rel in mine if archive.read(rel) == data]
+    same = _copies(archive, mine, (data,))
     if same and same[-1] != mine[-1]:
         raise OrdersError(doc.problem(f"this exact file was accepted before as {same[-1]} and has since been "
                                       f"replaced by {mine[-1]}; to go back to it, sign a fresh copy "
@@ -175,11 +185,13 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
         replaces = mine[-1] if mine else None
         receipt = receipt_document(game, expect.seq, signer, rel, data, len(mine) + 1, referee.received,
                                    archive.read(replaces) if replaces else None)
-        # The receipt lands first: a crash between the two leaves an orphan receipt, which the next
-        # command under the lock removes; never an accepted file without its receipt.
-        signed = _write_receipt(archive, game, referee, receipt)
-        archive.write_signed_rel(rel, data, candidate.signature)
-    have = {side for side, _, _ in archive.orders_files(expect.seq)}
+        signed = None
+        if store:
+            # The receipt lands first: a crash between the two leaves an orphan receipt, which the next
+            # command under the lock removes; never an accepted file without its receipt.
+            signed = _write_receipt(archive, game, referee, receipt)
+            archive.write_signed_rel(rel, data, candidate.signature)
+    have = {side for side, _, _ in archive.orders_files(expect.seq)} | {signer}
     return Receipt(signer, "orders", expect.seq, rel, chance.file_hash(data),
                    tuple(side for side in expect.awaiting if side not in have), replaces, signed)
 
@@ -191,7 +203,7 @@ def _same_protocol(game: Game, doc: yamlio.Document) -> None:
 
 
 def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: bytes, signer: str,
-                  candidate: Candidate, referee: Referee) -> Receipt:
+                  candidate: Candidate, referee: Referee, store: bool) -> Receipt:
     schemas.validate(doc, load_schema("decision-reply"))
     _same_protocol(game, doc)
     reply = doc.data
@@ -229,7 +241,7 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         raise OrdersError(doc.problem(f"answer {reply['answer']!r} is not one of the options", ("answer",),
                                       section=request_doc["section"], legal=options))
     earlier = [rel for j, _, rel in archive.decision_replies(seq) if j == index]
-    same = [rel for rel in earlier if archive.read(rel) == data]
+    same = _copies(archive, earlier, (data,))
     if same:  # the same mail delivered twice: the same receipt, nothing written
         return Receipt(signer, "decision-reply", seq, same[-1], chance.file_hash(data), (), None,
                        archive.receipt_of(same[-1]))
@@ -241,8 +253,10 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
     replaces = earlier[-1] if earlier else None
     receipt = receipt_document(game, seq, signer, rel, data, len(earlier) + 1, referee.received,
                                archive.read(replaces) if replaces else None, reply["request"])
-    signed = _write_receipt(archive, game, referee, receipt)
-    archive.write_signed_rel(rel, data, candidate.signature)
+    signed = None
+    if store:
+        signed = _write_receipt(archive, game, referee, receipt)
+        archive.write_signed_rel(rel, data, candidate.signature)
     return Receipt(signer, "decision-reply", seq, rel, chance.file_hash(data), (), replaces, signed)
 
 
@@ -296,3 +310,81 @@ def submit(game_dir: Path | str, path: Path | str, sig_path: Path | str | None =
             except PbemError as error:
                 errors.append(error)
         return IntakeResult(receipts, errors)
+
+
+# --- looking at a file without storing it ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredCopy:
+    """A file of the adjudication under way that holds exactly the bytes handed in."""
+
+    rel: str
+    kind: str  # "orders" or "decision-reply"
+    side: str
+    hash: str
+    newest: str | None  # the side's newest orders file of that seq (what counts), for orders
+
+
+def stored_copy(game: Game, texts: Sequence[bytes]) -> StoredCopy | None:
+    """The stored orders file or reply of the adjudication under way with exactly one of these bytes."""
+    archive = Archive(game.root)
+    seq = current_position(game).next_seq
+    orders = archive.orders_files(seq)
+    for side, _, rel in orders:
+        if _copies(archive, [rel], texts):
+            newest = [other for owner, _, other in orders if owner == side][-1]
+            return StoredCopy(rel, "orders", side, chance.file_hash(archive.read(rel)), newest)
+    for _, _, rel in archive.decision_replies(seq):
+        if _copies(archive, [rel], texts):
+            data = archive.read(rel)
+            side = yamlio.load_bytes(data, rel).data.get("side", "?")
+            return StoredCopy(rel, "decision-reply", str(side), chance.file_hash(data), None)
+    return None
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What `submit` would make of one signed file, found without storing anything."""
+
+    candidate: Candidate
+    signer: str | None  # the side whose key signed it; None: no side's key verifies it
+    stored: StoredCopy | None  # already in the archive (looked for only when a side signed it)
+    refused: PbemError | None  # why submit would refuse it now (None: accepted, or not checked)
+    checked: bool  # False: `refused` was not looked for (inspect(check=False))
+
+    @property
+    def texts(self) -> tuple[bytes, ...]:
+        return self.candidate.texts
+
+
+def signer_of(game: Game, candidate: Candidate) -> str | None:
+    """The side whose key signed this file, or None (the reason is for `submit` to give)."""
+    try:
+        return _verify(game, candidate)[1]
+    except PbemError:
+        return None
+
+
+def inspect(game_dir: Path | str, path: Path | str, sig_path: Path | str | None = None, *,
+            check: bool = True, now: clock.Clock = clock.system_clock) -> list[Inspection]:
+    """Each signed file in `path` as `submit` would see it: who signed it, whether it is stored already,
+    and (with `check`) what would be refused and why, as of `now`. Nothing is written.
+
+    Raises PbemError when nothing can be read from `path` (the error `submit` would give).
+    """
+    game = load_game(game_dir)
+    candidates = read_candidates(Path(path), Path(sig_path) if sig_path else None)
+    referee = Referee(None, clock.utc_text(now())) if check else None  # the clock is read only when needed
+    found = []
+    for candidate in candidates:
+        signer = signer_of(game, candidate)
+        stored = stored_copy(game, candidate.texts) if signer is not None else None
+        refused = None
+        if referee is not None:
+            try:
+                accept(game, candidate, referee, store=False)
+            except PbemError as error:
+                refused = error
+        found.append(Inspection(candidate, signer, stored, refused, check))
+    return found

@@ -49,13 +49,21 @@ def ledger_folder(game_id: str, base: Path | str | None = None) -> Path:
 
 
 @dataclass(frozen=True)
-class Held:
-    """One referee-signed file of the ledger (or about to enter it), checked."""
+class SignedFile:
+    """A referee-signed file a player holds, checked: where it is (as named), its bytes, signature, document.
 
-    path: Path
+    The one type for a file of the ledger (or about to enter it) and for a view or receipt the
+    player names on the command line (`pbem verify-view`).
+    """
+
+    name: str
     data: bytes
     signature: str
     doc: dict[str, Any]
+
+    @property
+    def path(self) -> Path:
+        return Path(self.name)
 
     @property
     def kind(self) -> str:
@@ -122,8 +130,8 @@ class Equivocation:
     """Two different referee-signed files for one slot: each signature verifies, so the pair is a proof."""
 
     what: str
-    first: Held
-    second: Held
+    first: SignedFile
+    second: SignedFile
 
     @property
     def files(self) -> str:
@@ -137,7 +145,7 @@ class Equivocation:
 
 @dataclass(frozen=True)
 class Recorded:
-    held: Held
+    held: SignedFile
     new: bool
     equivocations: tuple[Equivocation, ...]
 
@@ -177,7 +185,7 @@ class Ledger:
         self.game = game
         self.folder = ledger_folder(game.id, base)
         self.ignored: list[str] = []  # files present but not this referee's signed files of this game
-        self._held: list[Held] | None = None
+        self._held: list[SignedFile] | None = None
 
     @classmethod
     def open(cls, game: Game, base: Path | str | None = None) -> Ledger:
@@ -187,12 +195,12 @@ class Ledger:
         return ledger
 
     # --- reading ----------------------------------------------------------------------------------
-    def held(self) -> list[Held]:
+    def held(self) -> list[SignedFile]:
         if self._held is None:
             self._held = list(self._load())
         return list(self._held)
 
-    def _load(self) -> Iterator[Held]:
+    def _load(self) -> Iterator[SignedFile]:
         self.ignored = []
         if not self.folder.is_dir():
             return
@@ -212,21 +220,21 @@ class Ledger:
             except (PbemError, OSError):
                 self.ignored.append(name)
                 continue
-            yield Held(path, data, signature, doc)
+            yield SignedFile(str(path), data, signature, doc)
 
-    def find(self, file_hash: str) -> Held | None:
+    def find(self, file_hash: str) -> SignedFile | None:
         return next((held for held in self.held() if held.hash == file_hash), None)
 
-    def of_kind(self, kind: str) -> list[Held]:
+    def of_kind(self, kind: str) -> list[SignedFile]:
         return sorted((held for held in self.held() if held.kind == kind), key=lambda h: (h.seq, h.side or "", h.path.name))
 
-    def views(self, side: str | None = None) -> list[Held]:
+    def views(self, side: str | None = None) -> list[SignedFile]:
         return [held for held in self.of_kind("view") if side is None or held.side == side]
 
-    def receipts(self) -> list[Held]:
+    def receipts(self) -> list[SignedFile]:
         return self.of_kind("receipt")
 
-    def requests(self) -> list[Held]:
+    def requests(self) -> list[SignedFile]:
         return self.of_kind("decision-request")
 
     def latest_view_seq(self) -> dict[str, int]:
@@ -240,7 +248,7 @@ class Ledger:
     def equivocations(self) -> list[Equivocation]:
         """Every pair of different files held for one slot (each pair once)."""
         found = []
-        first_of: dict[tuple[Any, ...], Held] = {}
+        first_of: dict[tuple[Any, ...], SignedFile] = {}
         for held in self.held():
             for identity in held.identities():
                 earlier = first_of.setdefault(identity, held)
@@ -252,7 +260,7 @@ class Ledger:
     def record(self, data: bytes, signature: str, name: str = "file") -> Recorded:
         """Check and keep one referee-signed file; what it contradicts among the files held."""
         doc = check_referee_file(self.game, data, signature, name)
-        incoming = Held(Path(name), data, signature, doc)
+        incoming = SignedFile(name, data, signature, doc)
         held = self.held()
         same = next((h for h in held if h.hash == incoming.hash), None)
         if same is not None:
@@ -262,7 +270,7 @@ class Ledger:
             target = self.folder / incoming.file_name(full=True)
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         write_signed(target, data, signature)
-        stored = Held(target, data, signature, doc)
+        stored = SignedFile(str(target), data, signature, doc)
         clashes = []
         for identity in stored.identities():
             other = next((h for h in held if identity in h.identities()), None)

@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 from . import chance, clock, schemas, signing, yamlio
 from .errors import PbemError
 from .game import Game, load_game
+from .ledger import Ledger, SignedFile, check_referee_file, read_signed_file
 from .schemafiles import load_schema
 from .views import recompute_phase_seed
 
 if TYPE_CHECKING:
     from .audit import Discrepancy
-    from .ledger import Ledger
 
 PROOF = "a signed proof of misconduct (docs/protocol.md §4a)"
 MAX_EXPORT_BYTES = 256 * 1024 * 1024  # the .tar.gz itself
@@ -45,24 +45,6 @@ def _discrepancy(file: str, field_: str, message: str) -> Discrepancy:
 def _game(game_file: Path | str) -> Game:
     path = Path(game_file)
     return load_game(path.parent) if path.name == "game.yaml" else load_game(path)
-
-
-@dataclass(frozen=True)
-class SignedFile:
-    """A referee-signed file the player holds: where it is (as the player named it), bytes and document."""
-
-    name: str
-    data: bytes
-    signature: str
-    doc: dict[str, Any]
-
-    @property
-    def hash(self) -> str:
-        return chance.file_hash(self.data)
-
-    @property
-    def seq(self) -> int:
-        return int(self.doc["seq"])
 
 
 # --- views alone ---------------------------------------------------------------------------------
@@ -272,8 +254,6 @@ def check_player(paths: Sequence[Path | str], game_file: Path | str, *, ledger_b
                  receipts: Sequence[Path | str] = (), archive: Path | str | None = None,
                  use_ledger: bool = True) -> PlayerCheck:
     """The views given, what they and the receipts prove, and (optionally) an archive against it all."""
-    from .ledger import Ledger, check_referee_file, read_signed_file
-
     game = _game(game_file)
     report = PlayerCheck()
     views, report.found = read_views(game, paths)
@@ -297,10 +277,9 @@ def check_player(paths: Sequence[Path | str], game_file: Path | str, *, ledger_b
         for view in views:
             recorded += ledger.record(view.data, view.signature, view.name).new
         for held in ledger.held():
-            item = SignedFile(str(held.path), held.data, held.signature, held.doc)
             target = {"view": held_views, "receipt": held_receipts, "decision-request": requests}.get(held.kind)
             if target is not None:
-                target.setdefault(held.hash, item)
+                target.setdefault(held.hash, held)
         for clash in ledger.equivocations():
             report.found.append(_discrepancy(clash.files, "equivocation", str(clash)))
         report.notes.append(f"ledger {ledger.folder}: {recorded} new file(s) kept; it holds "

@@ -1,5 +1,8 @@
 """The mail judge and forum play: pbem running a game by itself over real mail.
 
+The judge uses the core only through its public API (`pbem.core.api`: inspect, submit,
+adjudicate, status, the read-only archive) and the pictures and words through `pbem.render`.
+
 Small modules, one job each:
 
     limits      the hostile-input bounds every other module honours
@@ -7,9 +10,9 @@ Small modules, one job each:
     autoreply   RFC 3834: which mail must never be answered (auto replies, bounces, lists)
     compose     building the judge's answers as proper MIME mail
     state       the judge's own memory (answered Message-IDs, reminders, announcements)
-    intake      one mail in: its signed files through the core's `submit`, answers out
+    intake      one mail in: its signed files through the core's `inspect` and `submit`, answers out
     deadlines   durations, deadlines and reminders from a game's settings
-    report      the plain-text report of a view, and the optional map picture
+    report      what a result mail carries from pbem.render: the report, and the map if drawn
     transport   what the judge needs of an inbox and of a sender
     urls        imap[s]:// and smtp[s]:// URLs (TLS, STARTTLS, passwords kept out of argv)
     maildir     the Maildir transport (the embedded default)

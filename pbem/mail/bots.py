@@ -16,10 +16,8 @@ import email.utils
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import chance, signing, yamlio
-from ..core.errors import SignatureError
-from ..core.players import ViewFile, bot_seed, orders_document, reply_document
-from ..core.ruleset import get as get_ruleset
+from ..core.api import (SignatureError, ViewFile, bot_seed, file_hash, orders_document, reply_document, ruleset,
+                        signing, yamlio)
 
 STYLES = ("attach", "armor-qp", "armor-quoted")
 
@@ -84,7 +82,7 @@ class MailPlayer:
         return True
 
     def _orders(self, view: ViewFile, received: email.message.Message) -> bytes | None:
-        ident = chance.file_hash(view.data)
+        ident = file_hash(view.data)
         next_ = view.doc["next"]
         if ident in self.answered or "result" in next_ or self.side not in next_.get("awaiting", []):
             return None
@@ -95,12 +93,12 @@ class MailPlayer:
         return self._send(doc, f"orders-{view.doc['seq'] + 1:04d}.yaml", received)
 
     def _reply(self, request: dict[str, Any], data: bytes, received: email.message.Message) -> bytes | None:
-        ident = chance.file_hash(data)
+        ident = file_hash(data)
         if ident in self.answered:
             return None
         self.answered.add(ident)
-        ruleset = get_ruleset(self.game["ruleset"]["id"]) if self.game else None
-        answer = ruleset.bot_answer(request, bot_seed("pbem/mailbot/answer", self.side.encode(), data)) if ruleset \
+        rules = ruleset(self.game["ruleset"]["id"]) if self.game else None
+        answer = rules.bot_answer(request, bot_seed("pbem/mailbot/answer", self.side.encode(), data)) if rules \
             else request["options"][0]
         doc = reply_document(request, data, answer)
         return self._send(doc, f"reply-{request['seq']:04d}-{request['index']:03d}.yaml", received)

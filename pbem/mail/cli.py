@@ -9,9 +9,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Callable
 
-from ..core import signing
-from ..core.errors import PbemError
-from ..core.game import noted_referee_key
+from ..core.api import PbemError, noted_referee_key, signing
 
 
 def _key_finder(explicit: str | None) -> Callable[[Path], signing.SigningKey]:

@@ -15,8 +15,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..core.clock import parse_duration
-from ..core.errors import PbemError
+from ..core.api import PbemError, parse_duration
 
 DEFAULT_REMINDER_CAP = datetime.timedelta(hours=24)
 

@@ -23,13 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core import chance, yamlio
-from ..core.archive import Archive, seq_dir
-from ..core.errors import PbemError
-from ..core.game import initial_state, load_game, next_block
-from ..core.position import announced_deadline, load_turn
-from ..core.ruleset import STANDING_KEY, Rules, State, rules_for
-from ..core.views import public_next
+from ..core.api import (STANDING_KEY, ArchiveView, PbemError, Rules, State, file_hash, load_game, public_next,
+                        rules_for, seq_dir, turn_record, yamlio)
 from .compose import Part
 from .deadlines import schedule
 from .report import event_line, map_picture, next_line
@@ -85,22 +80,14 @@ def public_rolls(rolls: list[dict[str, Any]], sides: list[str]) -> list[dict[str
 
 def public_turn(game_dir: Path | str, seq: int | None = None) -> PublicTurn:
     game = load_game(game_dir)
-    archive = Archive(game_dir)
     ruleset = game.ruleset
-    latest = archive.latest_seq()
+    latest = ArchiveView(game_dir).latest_seq()
     seq = latest if seq is None else seq
     if not 0 <= seq <= latest:
         raise PbemError(f"adjudication {seq} does not exist (done: {latest})")
-    if seq == 0:
-        state = initial_state(game)
-        turn: dict[str, Any] = {"phases": [], "events": [], "dice": {"rolls": [], "seed": None, "phase_seed": None},
-                                "orders": [], "next": next_block(rules_for(ruleset, state), state,
-                                                                 announced_deadline(archive, game))}
-        master_hash = None
-    else:
-        turn, data = load_turn(archive, game, seq)
-        state = turn["state"]
-        master_hash = chance.file_hash(data)
+    turn, data = turn_record(game, seq)
+    state = turn["state"]
+    master_hash = file_hash(data) if data is not None else None
     sides = game.sides
     rules = rules_for(ruleset, state)
     orders = [{key: entry[key] for key in ("side", "status", "hash") if key in entry} for entry in turn["orders"]]

@@ -16,7 +16,7 @@ import select
 import time
 from typing import Any, Iterator
 
-from ..core.errors import PbemError
+from ..core.api import PbemError
 from .transport import FAILED, Incoming, failure_header
 from .urls import ServerUrl
 

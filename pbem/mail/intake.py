@@ -20,13 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..core import chance, clock, signing, yamlio
-from ..core.archive import SECRET_DIR, Archive
-from ..core.errors import PbemError
-from ..core.game import Game
-from ..core.intake import SIG_SUFFIX, read_candidates, submit
-from ..core.position import current_position
-from ..core.status import status
+from ..core.api import (SIG_SUFFIX, Clock, Game, Inspection, PbemError, inspect, referee_folder, signing, status,
+                        submit, system_clock)
 from .message import ParsedMail, TextBody
 
 WORK_DIR = "mail-work"
@@ -89,8 +84,8 @@ class Answer:
 
 
 @dataclass
-class Outcome:
-    """What the intake of one mail did, and whom to tell."""
+class MailResult:
+    """What the intake of one mail did, and whom to tell (`submit` gives an IntakeResult for each file)."""
 
     handled: bool  # False: nothing in it could be used (the mail goes to failed/)
     reason: str
@@ -127,8 +122,7 @@ def _game_id(data: bytes) -> str | None:
 class MailIntake:
     """Reads one parsed mail into the served games."""
 
-    def __init__(self, served: Sequence[Served], home: Path, max_files: int,
-                 now: clock.Clock = clock.system_clock) -> None:
+    def __init__(self, served: Sequence[Served], home: Path, max_files: int, now: Clock = system_clock) -> None:
         self.now = now  # stamps receipts and is held against deadlines, unless a mail says when it came
         self._arrived: datetime.datetime | None = None
         self.served = list(served)
@@ -210,54 +204,22 @@ class MailIntake:
         named = f"game {item.game_id!r}" if item.game_id else "no game"
         return f"{item.label}: names {named}; this judge runs {served}"
 
-    @staticmethod
-    def _signer(served: Served, item: Carried) -> tuple[str | None, tuple[bytes, ...]]:
-        """The side whose key signed this file (checked quietly), and the bytes it may stand for."""
-        try:
-            candidates = read_candidates(item.path, item.sig)
-        except PbemError:
-            return None, ()
-        if len(candidates) != 1:
-            return None, ()
-        candidate = candidates[0]
-        namespace = served.game.orders_namespace()
-        try:
-            if candidate.armored:
-                block = signing.ArmoredBlock(candidate.name, candidate.texts[0], candidate.signature, candidate.line)
-                _, side = signing.verify_armored(block, namespace, served.game.side_keys)
-            else:
-                side = signing.verify(candidate.texts[0], candidate.signature, namespace, served.game.side_keys)
-        except PbemError:
-            return None, candidate.texts
-        return side, candidate.texts
+    def _inspect(self, served: Served, item: Carried) -> Inspection | None:
+        """The core's look at the file before it is submitted: who signed it, is it stored already.
 
-    @staticmethod
-    def _already_stored(served: Served, texts: tuple[bytes, ...]) -> tuple[str, str, str] | None:
-        """(rel, side, hash) of a stored file of the adjudication under way with exactly these bytes."""
-        if not texts:
+        None when it is not one signed file the core can read (`submit` then says what is wrong).
+        """
+        try:
+            found = inspect(served.root, item.path, item.sig, check=False)  # `submit` says what is refused
+        except PbemError:
             return None
-        archive = Archive(served.root)
-        seq = current_position(served.game).next_seq
-        hashes = {chance.file_hash(text) for text in texts}
-        for side, _, rel in archive.orders_files(seq):
-            digest = chance.file_hash(archive.read(rel))
-            if digest in hashes:
-                return rel, side, digest
-        for _, _, rel in archive.decision_replies(seq):
-            data = archive.read(rel)
-            digest = chance.file_hash(data)
-            if digest in hashes:
-                side = yamlio.load_bytes(data, rel).data.get("side", "?")
-                return rel, str(side), digest
-        return None
+        return found[0] if len(found) == 1 else None
 
-    @staticmethod
-    def _newest(served: Served, side: str) -> str | None:
-        seq = current_position(served.game).next_seq
-        rels = [rel for owner, _, rel in Archive(served.root).orders_files(seq) if owner == side]
-        return rels[-1] if rels else None
+    def _now(self) -> Clock:
+        arrived = self._arrived
+        return self.now if arrived is None else (lambda: arrived)
 
-    def handle(self, mail: ParsedMail, arrived: datetime.datetime | None = None) -> Outcome:
+    def handle(self, mail: ParsedMail, arrived: datetime.datetime | None = None) -> MailResult:
         """Take every signed file of one mail; `arrived` stamps receipts (default: the clock)."""
         self._arrived = arrived
         answers: dict[tuple[str, str | None], Answer] = {}
@@ -270,7 +232,7 @@ class MailIntake:
                 answers[key] = Answer(to, served, side)
             return answers[key]
 
-        work = self.home / SECRET_DIR / WORK_DIR / secrets.token_hex(8)
+        work = referee_folder(self.home) / WORK_DIR / secrets.token_hex(8)
         work.mkdir(parents=True)
         try:
             carried = self._collect(mail, work, notes)
@@ -296,7 +258,7 @@ class MailIntake:
             target = answer(mail.sender, own[0] if own else None, own[1] if own else None)
             for note in notes:
                 target.add(note)
-        return Outcome(handled, reason, [a for a in answers.values() if a.lines], touched)
+        return MailResult(handled, reason, [a for a in answers.values() if a.lines], touched)
 
     def _own_side(self, address: str) -> tuple[Served, str] | None:
         for served in self.served:
@@ -312,20 +274,18 @@ class MailIntake:
             notes.append(routed)
             return
         served = routed
-        signer, texts = self._signer(served, item)
-        stored = self._already_stored(served, texts) if signer else None
+        seen = self._inspect(served, item)
+        signer = seen.signer if seen is not None else None
+        stored = seen.stored if seen is not None else None
         if stored is not None:
-            rel, side, digest = stored
-            target = answer(served.addresses.get(side, mail.sender), served, side)
-            text = (f"{item.label}: this exact file is already in the archive as {rel} ({digest}); "
+            target = answer(served.addresses.get(stored.side, mail.sender), served, stored.side)
+            text = (f"{item.label}: this exact file is already in the archive as {stored.rel} ({stored.hash}); "
                     "it was not stored again")
-            newest = self._newest(served, side)
-            if newest and newest != rel and rel.startswith("orders/"):
-                text += f". Your newest orders, {newest}, stay in force"
+            if stored.kind == "orders" and stored.newest and stored.newest != stored.rel:
+                text += f". Your newest orders, {stored.newest}, stay in force"
             target.add(text)
             return
-        arrived = self._arrived
-        result = submit(served.root, item.path, item.sig, now=self.now if arrived is None else (lambda: arrived))
+        result = submit(served.root, item.path, item.sig, now=self._now())
         if served not in touched:
             touched.append(served)
         prefix = str(item.path.parent) + "/"
@@ -388,7 +348,7 @@ def _indent(text: str) -> str:
 
 def clean_work(home: Path) -> None:
     """Remove what a stop left in the work folder (nothing there is needed after a message)."""
-    shutil.rmtree(home / SECRET_DIR / WORK_DIR, ignore_errors=True)
+    shutil.rmtree(referee_folder(home) / WORK_DIR, ignore_errors=True)
 
 
-__all__ = ["Answer", "Carried", "MailIntake", "Outcome", "Served", "clean_work"]
+__all__ = ["Answer", "Carried", "MailIntake", "MailResult", "Served", "clean_work"]

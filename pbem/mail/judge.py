@@ -17,13 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..core import chance, yamlio
-from ..core.adjudicator import adjudicate, decision_files
-from ..core.archive import Archive, seq_dir, turn_rel, view_rel
-from ..core.errors import ArchiveError, PbemError
-from ..core.game import load_game
-from ..core.position import current_position
-from ..core.signing import SigningKey
+from ..core.api import (ArchiveError, ArchiveView, PbemError, SigningKey, adjudicate, current_position, decisions,
+                        file_hash, load_game, seq_dir, turn_rel, view_rel, yamlio)
 from .autoreply import why_silent
 from .compose import Outgoing, Part, compose, domain_of, make_id
 from .deadlines import Schedule, schedule
@@ -42,8 +37,8 @@ def utcnow() -> datetime.datetime:
 
 
 @dataclass
-class Game:
-    """A served game and the judge's memory of it."""
+class JudgedGame:
+    """A game this judge runs: the served game, the judge's memory of it, and the referee key."""
 
     served: Served
     state: JudgeState
@@ -73,7 +68,7 @@ class Judge:
         self.address, self.referee_copy = address, referee_copy
         self.limits, self.now, self.log, self.poll_seconds = limits, now, log, poll_seconds
         self.domain = domain_of(address)
-        self.games: list[Game] = []
+        self.games: list[JudgedGame] = []
         for game_dir in game_dirs:
             root = Path(game_dir)
             game = load_game(root)
@@ -82,7 +77,7 @@ class Judge:
                 raise PbemError(f"{root}: game.yaml registers no address for {', '.join(missing)}; the judge "
                                 "mails each side at the address its game file gives (sides[].address)")
             schedule(game.settings())  # a bad deadline is an error now, not at the deadline
-            self.games.append(Game(Served(root, game), JudgeState(root), referee_key(root)))
+            self.games.append(JudgedGame(Served(root, game), JudgeState(root), referee_key(root)))
         ids = [g.id for g in self.games]
         if len(set(ids)) != len(ids):
             raise PbemError("the same game was given twice")
@@ -168,7 +163,7 @@ class Judge:
             opened = game.state.opened(position.next_seq)
             if plan is None or opened is None or position.over():
                 continue
-            starts = [opened] + [moment for index, _ in Archive(game.served.root).decision_requests(position.next_seq)
+            starts = [opened] + [moment for index, _ in ArchiveView(game.served.root).decision_requests(position.next_seq)
                                  if (moment := game.state.request_opened(position.next_seq, index)) is not None]
             for moment in [when for start in starts for when in (plan.remind_at(start), plan.due_at(start))]:
                 if moment > now:
@@ -252,11 +247,11 @@ class Judge:
         return ids
 
     # --- one game ------------------------------------------------------------------------------------
-    def _baseline(self, game: Game) -> None:
+    def _baseline(self, game: JudgedGame) -> None:
         """A judge taking over a game mid-way does not re-send what the referee sent before."""
         if not game.state.fresh:
             return
-        archive = Archive(game.served.root)
+        archive = ArchiveView(game.served.root)
         for seq in archive.turn_seqs():
             game.state.announce(f"turn-{seq}")
         position = current_position(game.served.game)
@@ -266,7 +261,7 @@ class Judge:
             game.state.announce("welcome")
         game.state.save()
 
-    def _tick(self, game: Game) -> list[str]:
+    def _tick(self, game: JudgedGame) -> list[str]:
         done: list[str] = []
         for _ in range(MAX_STEPS_PER_TICK):
             self._announce(game)
@@ -283,13 +278,13 @@ class Judge:
             done.append(step)
         return done
 
-    def _step(self, game: Game, seq: int) -> str | None:
+    def _step(self, game: JudgedGame, seq: int) -> str | None:
         """Adjudicate if due; else send what reminders are due. The adjudication's message, or None."""
         served = game.served
-        archive = Archive(served.root)
+        archive = ArchiveView(served.root)
         position = current_position(served.game)
-        decisions = decision_files(archive, served.game, seq)
-        unanswered = [d for d in decisions.values() if d.reply_rel is None]
+        pending = decisions(served.game, seq)
+        unanswered = [d for d in pending.values() if d.reply_rel is None]
         have = {side for side, _, _ in archive.orders_files(seq)}
         missing = [side for side in position.awaiting() if side not in have]
         plan = schedule(served.game.settings())
@@ -312,7 +307,7 @@ class Judge:
                 return None
             lapse = True  # the deadline passed: the rules' default answers (core/lapse.py)
         forced = False
-        if missing and not decisions:
+        if missing and not pending:
             if plan is None or now < plan.due_at(opened):
                 if plan and now >= plan.remind_at(opened):
                     for side in missing:
@@ -336,9 +331,9 @@ class Judge:
         return report.message + note
 
     # --- announcements -------------------------------------------------------------------------------
-    def _announce(self, game: Game) -> None:
+    def _announce(self, game: JudgedGame) -> None:
         served = game.served
-        archive = Archive(served.root)
+        archive = ArchiveView(served.root)
         changed = False
         if not game.state.announced("welcome"):
             for side in served.game.sides:
@@ -367,11 +362,11 @@ class Judge:
         if changed:
             game.state.save()
 
-    def _queue(self, game: Game, mail: Outgoing | None) -> None:
+    def _queue(self, game: JudgedGame, mail: Outgoing | None) -> None:
         if mail is not None:
             game.state.queue(mail)
 
-    def _deadline_line(self, game: Game, seq: int, opened: datetime.datetime | None = None) -> str:
+    def _deadline_line(self, game: JudgedGame, seq: int, opened: datetime.datetime | None = None) -> str:
         plan = schedule(game.served.game.settings())
         if plan is None:
             return "There is no deadline: the judge adjudicates as soon as every side's orders are in."
@@ -380,23 +375,22 @@ class Judge:
                 "adjudicated with no orders (the turn file records them as missing).")
 
     def _signed_pair(self, root: Path, rel: str, name: str) -> list[Part]:
-        data = (root / rel).read_bytes()
-        signature = (root / (rel + ".sig")).read_bytes()
+        data, signature = ArchiveView(root).read_signed(rel)
         return [Part(name, data, "application/yaml"), Part(name + ".sig", signature, "application/octet-stream")]
 
-    def _mail_to(self, game: Game, side: str, subject: str, body: str, parts: list[Part], *ident: str) -> Outgoing:
+    def _mail_to(self, game: JudgedGame, side: str, subject: str, body: str, parts: list[Part], *ident: str) -> Outgoing:
         to = game.served.addresses[side]
         return compose(sender=self.address, to=[to], subject=f"[{game.id}] {subject}", body=body,
                        message_id=make_id(game.id, *ident, side, domain=self.domain), game=game.id,
                        attachments=parts, now=self.now())
 
-    def _welcome(self, game: Game, side: str) -> Outgoing:
+    def _welcome(self, game: JudgedGame, side: str) -> Outgoing:
         served = game.served
         name = f"{game.id}-0000-{side}.yaml"
         parts = [Part("game.yaml", served.game.data, "application/yaml"),
-                 Part("game.yaml.sig", (served.root / "game.yaml.sig").read_bytes())]
+                 Part("game.yaml.sig", ArchiveView(served.root).read("game.yaml.sig"))]
         parts += self._signed_pair(served.root, view_rel(0, side), name)
-        view = yamlio.load_bytes((served.root / view_rel(0, side)).read_bytes(), name).data
+        view = yamlio.load_bytes(ArchiveView(served.root).read(view_rel(0, side)), name).data
         body = (f"Welcome to game {game.id} ({served.game.doc['ruleset']['id']}). You play {side}.\n\n"
                 f"The referee's key (it signs game.yaml, every view and every decision request):\n"
                 f"    {served.game.referee_key}\n"
@@ -404,11 +398,11 @@ class Judge:
                 f"{self._deadline_line(game, 1)}\n\n" + _how_to(game.id, name))
         return self._mail_to(game, side, f"game {game.id}: you play {side}", body, parts, "welcome")
 
-    def _results(self, game: Game, seq: int, side: str) -> Outgoing:
+    def _results(self, game: JudgedGame, seq: int, side: str) -> Outgoing:
         served = game.served
         name = f"{game.id}-{seq_dir(seq)}-{side}.yaml"
         rel = view_rel(seq, side)
-        view = yamlio.load_bytes((served.root / rel).read_bytes(), rel).data
+        view = yamlio.load_bytes(ArchiveView(served.root).read(rel), rel).data
         report = text_report(view)
         parts = self._signed_pair(served.root, rel, name)
         parts.append(Part(f"{game.id}-{seq_dir(seq)}-{side}-report.txt", report.encode("utf-8"), "text/plain"))
@@ -433,7 +427,7 @@ class Judge:
         subject = f"adjudication {seq}: " + ("game over" if over else f"next: {view['next'].get('phase')}")
         return self._mail_to(game, side, subject, body, parts, "turn", str(seq))
 
-    def _master_copy(self, game: Game, seq: int) -> Outgoing:
+    def _master_copy(self, game: JudgedGame, seq: int) -> Outgoing:
         served = game.served
         parts = self._signed_pair(served.root, turn_rel(seq), f"{game.id}-{seq_dir(seq)}-turn.yaml")
         assert self.referee_copy is not None
@@ -442,9 +436,10 @@ class Judge:
                             "to yourself).\n", message_id=make_id(game.id, "master", str(seq), domain=self.domain),
                        game=game.id, attachments=parts, now=self.now())
 
-    def _request(self, game: Game, seq: int, index: int, rel: str) -> Outgoing:
+    def _request(self, game: JudgedGame, seq: int, index: int, rel: str) -> Outgoing:
         served = game.served
-        request = yamlio.load_bytes((served.root / rel).read_bytes(), rel).data
+        data = ArchiveView(served.root).read(rel)
+        request = yamlio.load_bytes(data, rel).data
         side = request["side"]
         name = f"{game.id}-{seq_dir(seq)}-request-{index:03d}.yaml"
         parts = self._signed_pair(served.root, rel, name)
@@ -452,7 +447,7 @@ class Judge:
         body = (f"Adjudication {seq} of game {game.id} needs a decision from {side} (rule {request['section']}, "
                 f"{request['topic']}).\n\nThe question:\n" + _indent(yamlio.dump(request["question"])) +
                 f"\nThe options: {options}\n\nAnswer with a signed decision reply naming this request's hash "
-                f"({chance.file_hash((served.root / rel).read_bytes())}):\n"
+                f"({file_hash(data)}):\n"
                 f"    pbem decide {name} --answer OPTION --key YOUR_KEY\n"
                 "and mail the reply and its .sig back (or its armored form in the text).\n")
         plan = schedule(served.game.settings())
@@ -463,7 +458,7 @@ class Judge:
         return self._mail_to(game, side, f"adjudication {seq}: your decision is needed", body, parts,
                              "request", str(seq), str(index))
 
-    def _remind(self, game: Game, seq: int, side: str, what: str, key: str, plan: Schedule,
+    def _remind(self, game: JudgedGame, seq: int, side: str, what: str, key: str, plan: Schedule,
                 opened: datetime.datetime) -> None:
         if side in game.state.reminded(key):
             return

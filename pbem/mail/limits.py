@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import yamlio
+from ..core.api import yamlio
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from ..core.archive import atomic_write, fsync_dir
+from ..core.api import atomic_write, fsync_dir
 from .state import Queued
 from .transport import FAILED, Incoming, failure_header
 

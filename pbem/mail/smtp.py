@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import smtplib
 
-from ..core.errors import PbemError
+from ..core.api import PbemError
 from .compose import as_crlf
 from .state import Queued
 from .transport import PermanentSendError

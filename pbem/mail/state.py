@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..core.archive import SECRET_DIR, atomic_write
-from ..core.errors import PbemError
+from ..core.api import PbemError, atomic_write, referee_folder
 from .compose import Outgoing
 
 STATE_FILE = "mail-judge.json"
@@ -56,7 +55,7 @@ class JudgeState:
 
     def __init__(self, game_dir: Path | str) -> None:
         self.root = Path(game_dir)
-        self.folder = self.root / SECRET_DIR
+        self.folder = referee_folder(self.root)
         self.path = self.folder / STATE_FILE
         self.outbox = self.folder / OUTBOX_DIR
         self.fresh = not self.path.is_file()
@@ -165,7 +164,7 @@ class JudgeState:
 @contextlib.contextmanager
 def judge_lock(game_dir: Path | str) -> Iterator[None]:
     """One judge per game: a second one refuses to start instead of answering the same mail."""
-    folder = Path(game_dir) / SECRET_DIR
+    folder = referee_folder(game_dir)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
     try:

@@ -6,7 +6,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Callable, Iterator, Protocol
 
-from ..core.errors import PbemError
+from ..core.api import PbemError
 from .state import Queued
 
 PROCESSED, FAILED, IGNORED = "processed", "failed", "ignored"

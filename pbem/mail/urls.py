@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from ..core.errors import PbemError
+from ..core.api import PbemError
 
 DEFAULT_PORTS = {"imap": 143, "imaps": 993, "smtp": 587, "smtps": 465}
 OPTIONS = {"starttls", "cafile", "password_file"}

@@ -1,8 +1,15 @@
-"""Pictures and reports of a view: `map_svg(view)` and `report_text(view)`.
+"""Pictures and reports of a view: `map_svg(view)`, `has_map(view)` and `report_text(view)`.
 
-Both read only the view a side receives (through a per-ruleset adapter, `adapters.py`), so
-nothing they draw or say can tell a side more than its view does. The mail judge calls these
-two functions when they exist (`pbem/mail/report.py`).
+All of them read only the view a side receives (through its ruleset's picture adapter,
+`adapters.py`), so nothing they draw or say can tell a side more than its view does. The words
+(one line per event, the line for what comes next, the report) are in `words.py`; the mail
+judge and the forum post use them and these functions plainly (`pbem/mail/report.py`).
+
+    adapters  what a ruleset's picture adapter gives: counters, marks, actions on a board
+    board     the board interface a picture is drawn on (a hex map today)
+    svg       the SVG drawing
+    words     event lines, the next line, the report
+    cli       `pbem render` and `pbem report`
 """
 
 from __future__ import annotations
@@ -10,19 +17,28 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 
+def has_map(view: Mapping[str, Any]) -> bool:
+    """Whether the view's ruleset draws pictures (a ruleset without them is not an error)."""
+    from .adapters import adapter_for
+
+    return adapter_for(view) is not None
+
 
 def map_svg(view: Mapping[str, Any], area: str | None = None) -> str:
-    """The side's map as an SVG document; `area` is "CCRR-CCRR" (two corners) to zoom in."""
-    from .svg import render  # imported on use: the mail judge imports this package on every answer
+    """The side's map as an SVG document; `area` is "CCRR-CCRR" (two corners) to zoom in.
+
+    ValueError when the view's ruleset has no pictures (ask `has_map` first) or `area` is not two hexes.
+    """
+    from .svg import render  # imported on use: svgwrite is needed only to draw
 
     return render(view, area)
 
 
 def report_text(view: Mapping[str, Any], fmt: str = "text") -> str:
     """The last adjudication as sentences citing rule sections, the state in a few lines, what is next."""
-    from .report import report
+    from .words import report
 
     return report(view, fmt)
 
 
-__all__ = ["map_svg", "report_text"]
+__all__ = ["has_map", "map_svg", "report_text"]

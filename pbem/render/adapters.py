@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from pbem.core.ruleset import available, get, rules_for
-from pbem.geometry.hexmap import HexMap
+from pbem.core.api import ruleset, rules_for, rulesets
+
+from .board import Board
 
 View = Mapping[str, Any]
 
@@ -66,9 +67,9 @@ class Action:
 
 @dataclass
 class Picture:
-    """Everything the SVG needs, ruleset-neutral."""
+    """Everything the SVG needs, ruleset-neutral; `map` is the board the pieces stand on (board.py)."""
 
-    map: HexMap
+    map: Board
     title: str
     own: list[Counter] = field(default_factory=list)
     enemy: list[Counter] = field(default_factory=list)  # tops of enemy stacks; uid may be ''
@@ -100,10 +101,18 @@ class Adapter:
 
 
 def adapter_for(view: View) -> Adapter | None:
-    """The picture adapter of the view's ruleset (through the core's registry), or None if it has none."""
+    """The picture adapter of the view's ruleset (through the core's registry).
+
+    None when the view names no ruleset the registry knows, or its ruleset has no pictures
+    (`Ruleset.picture` gives None): such a view gets the generic report and no map. A ruleset
+    whose `picture` gives anything else is a bug, raised as one.
+    """
     ruleset_id = str((view.get("ruleset") or {}).get("id"))
-    if ruleset_id not in available():
+    if ruleset_id not in rulesets():
         return None
     state = view.get("state")
-    found = rules_for(get(ruleset_id), state if isinstance(state, Mapping) else {}).picture()
-    return found if isinstance(found, Adapter) else None
+    found = rules_for(ruleset(ruleset_id), state if isinstance(state, Mapping) else {}).picture()
+    if found is None or isinstance(found, Adapter):
+        return found
+    raise TypeError(f"ruleset {ruleset_id!r}: picture() gave a {type(found).__name__}, not a "
+                    "pbem.render.adapters.Adapter (or None for no pictures)")

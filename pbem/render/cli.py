@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pbem.core import yamlio
-from pbem.core.errors import PbemError
+from pbem.core.api import PbemError, yamlio
 
 from . import map_svg, report_text
 

@@ -2,7 +2,8 @@
 
 Flat-topped hexes, columns vertical, map north up (the printed layout turned as the map's
 `north` says, see `Layout`). Everything drawn comes from the view through its ruleset's
-adapter, so the picture can show no more than the view.
+adapter, so the picture can show no more than the view. The board is read only through the
+`HexBoard` interface (board.py); a table board will get a layout of its own.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any, Mapping
 
 from pbem.geometry.hexgrid import Hex
 
-from .adapters import ATTACKS, Action, Counter, Mark, Picture, adapter_for
+from .adapters import ATTACKS, Action, Adapter, Counter, Mark, Picture, adapter_for
+from .board import HexBoard
 
 R = 30.0  # hex radius (centre to corner), px
 SQ3 = math.sqrt(3)
@@ -49,7 +51,7 @@ class Layout:
     text stays upright. FBSM's north is 3 (row + 1): its map is turned half round.
     """
 
-    def __init__(self, hexmap: Any, area: tuple[Hex, Hex] | None) -> None:
+    def __init__(self, hexmap: HexBoard, area: tuple[Hex, Hex] | None) -> None:
         self.map = hexmap
         (c0, c1), (r0, r1) = hexmap.columns, hexmap.rows
         if area:
@@ -57,7 +59,7 @@ class Layout:
             r0, r1 = max(r0, min(area[0].row, area[1].row)), min(r1, max(area[0].row, area[1].row))
         self.cols, self.rows = (c0, c1), (r0, r1)
         self.low = 1 if hexmap.stagger == "odd-low" else 0
-        self.north = int(getattr(hexmap, "north", 0)) % 6
+        self.north = int(hexmap.north) % 6
         self.cos, self.sin = ROTATION[self.north]
         self.ox = self.oy = 0.0
         points = [self._turned(Hex(c, r)) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)] or [(0.0, 0.0)]
@@ -187,7 +189,7 @@ def _places(dwg: Any, lay: Layout, pic: Picture) -> None:
     dwg.add(g)
 
 
-def _wrecks(dwg: Any, lay: Layout, pic: Picture, adapter: Any) -> None:
+def _wrecks(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter) -> None:
     g = dwg.g(id="eliminated", font_size=7, font_family="sans-serif", text_anchor="middle")
     seen: dict[str, int] = {}
     for uid, side, hex_id in pic.wrecks:
@@ -276,7 +278,7 @@ def _markers(dwg: Any, lay: Layout, pic: Picture) -> None:
     dwg.add(g)
 
 
-def _counter(dwg: Any, c: Counter, x: float, y: float, adapter: Any, gid: str | None) -> Any:
+def _counter(dwg: Any, c: Counter, x: float, y: float, adapter: Adapter, gid: str | None) -> Any:
     fill, ink = SIDE.get(c.side, SIDE_FALLBACK)
     s = R * 1.05
     classes = f"counter side-{c.side} {'own' if c.own else 'enemy'} kind-{c.kind}"
@@ -319,7 +321,7 @@ def _counter(dwg: Any, c: Counter, x: float, y: float, adapter: Any, gid: str | 
     return g
 
 
-def _counters(dwg: Any, lay: Layout, pic: Picture, adapter: Any) -> None:
+def _counters(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter) -> None:
     g = dwg.g(id="units")
     by_hex: dict[str, list[Counter]] = {}
     for c in pic.own:
@@ -457,7 +459,7 @@ def _north_arrow(dwg: Any, x: float, y: float) -> Any:
     return g
 
 
-def _legend(dwg: Any, lay: Layout, pic: Picture, adapter: Any, x0: float) -> float:
+def _legend(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter, x0: float) -> float:
     """The legend right of the map; returns the y it ends at."""
     g = dwg.g(id="legend", font_size=11, font_family="sans-serif")
     y = 60.0
@@ -495,7 +497,7 @@ def _legend(dwg: Any, lay: Layout, pic: Picture, adapter: Any, x0: float) -> flo
         g.add(dwg.rect((x0 + 10, y - 11), (16, 14), fill=_hatch(dwg, side), stroke="#8c8c8c"))
         g.add(dwg.text(f"{adapter.side_name(side)} control", insert=(x0 + 32, y)))
         y += 18
-    notes = [*str(getattr(adapter, "value_note", "counter: id, then its values")).split("\n"),
+    notes = [*adapter.value_note.split("\n"),
              "yellow disc: units in the enemy stack", "(only its top unit is known)", "✕ eliminated unit",
              "dashed arrow: move", "solid arrow: attack; label: odds,", "  rolls and results (✕ eliminated)",
              "dashed ring: bombardment", "dotted arrow: drift", "fine dots: spotter's line of sight"]

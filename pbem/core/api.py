@@ -1,0 +1,213 @@
+"""The public core: everything the CLI, the mail judge, render and the demo use of `pbem.core`.
+
+Outside the core and the rulesets, nothing imports another module of `pbem.core`: the import
+graph test (`tests/test_import_graph.py`) holds `pbem.mail`, `pbem.render`, `pbem.cli` and
+`pbem.demo` to this one. What is listed here is documented and kept; what is not (how the
+archive is laid out and written, the seed chains, the replay) may change without notice.
+
+Games
+    load_game(game_dir) -> Game          game.yaml read and checked (strict YAML, schema, signature)
+    game_from_file(path) -> Game         the same, given game.yaml itself or its folder
+    new_game(scenario, game_id, referee_key, side_keys, game_dir, ...) -> Game
+    noted_referee_key(game_dir)          the referee key `pbem new` noted, if any
+    note_referee_key(game_dir, path)     note one (a relative path counts from the game folder)
+    current_position(game) -> Position   the last committed adjudication: seq, state, awaiting, over
+    status(game_dir, public=False)       the referee's (or the public) status report
+    turn_record(game, seq)               turn `seq` as its document and bytes (0: the start)
+    decisions(game, seq)                 the decision requests of an adjudication, each with its answer
+
+Files handed in
+    submit(game_dir, path, sig=None, *, referee_key=None, now=...) -> IntakeResult
+        every signed file in `path` accepted (stored, receipt) or rejected (every error)
+    inspect(game_dir, path, sig=None, *, check=True, now=...) -> list[Inspection]
+        the same files as `submit` would see them, nothing stored: who signed each, whether
+        the archive holds it already, and what would be refused and why
+
+Adjudication and audit
+    adjudicate(game_dir, referee_key, *, missing_none=False, lapse=False, now=...) -> AdjudicationReport
+    lapse(game_dir, referee_key, *, now=...)   unanswered requests past their deadline take the
+                                               rules' default, then adjudication goes on
+    audit(game_dir) -> list[Discrepancy]; audit_report(game_dir) -> AuditReport
+    export(game_dir, out, *, unfinished=False) the archive as a .tar.gz without referee secrets
+
+The archive, read only
+    ArchiveView(game_dir)                turns, views, orders, decisions; read a file
+    seq_dir(seq), turn_rel(seq), view_rel(seq, side)   where those files are
+    referee_folder(game_dir)             the referee's private folder (for tools that keep state)
+
+Players
+    read_view, ViewFile, orders_template, check_orders, orders_document, reply_document,
+    parse_answer, bot_seed, bot_orders_file, check_from_referee, refuse_rewound_in
+    Ledger, SignedFile, read_signed_file, ledgers_holding, ledger_summary, check_player
+
+Rulesets, schemas, cases
+    ruleset(id), rulesets() (ids in the registry), rules_for(ruleset, state) (bound to the setup a
+    state or view carries), Rules, State, STANDING_KEY, public_next
+    check_schema(doc, kind), schema_for(kind, ruleset), exported_schemas(), run_case_file(path)
+
+Files, keys and time: `yamlio` and `signing` (the file formats, each module whole), SigningKey,
+file_hash, Clock, StepClock, system_clock, parse_duration, atomic_write, fsync_dir.
+
+Errors: PbemError (every refusal pbem explains), Problem, ArchiveError, OrdersError, SignatureError.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import signing, yamlio
+from .adjudicator import AdjudicationReport, DecisionFile, adjudicate, decision_files
+from .archive import SECRET_DIR, Archive, atomic_write, fsync_dir, seq_dir, turn_rel, view_rel
+from .audit import AuditReport, Discrepancy, audit, audit_report
+from .cases import CaseOutcome, run_case_file
+from .chance import file_hash
+from .clock import Clock, StepClock, parse_duration, system_clock
+from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError
+from .export import export
+from .from_referee import check_from_referee, game_from_file
+from .game import (DEFAULT_CHAIN_LENGTH, GAME_ID, REFEREE_KEY_NOTE, Game, initial_state, load_game, new_game,
+                   next_block, noted_referee_key)
+from .intake import Inspection, IntakeResult, Receipt, StoredCopy, inspect, submit
+from .ledger import Ledger, SignedFile, ledgers_holding, read_signed_file, summary as ledger_summary
+from .players import (ViewFile, bot_orders_file, bot_seed, check_orders, orders_document, orders_template,
+                      parse_answer, read_view, refuse_rewound_in, reply_document)
+from .position import Position, announced_deadline, current_position, load_turn
+from .ruleset import STANDING_KEY, Rules, Ruleset, State, available, get, rules_for
+from .schemafiles import exported_schemas, load_schema, schema_for
+from .schemas import validate
+from .signing import SigningKey
+from .status import status
+from .verify_view import PlayerCheck, check_player
+from .views import public_next
+
+SIG_SUFFIX = ".sig"  # a detached signature: FILE and FILE.sig
+
+
+# --- games ------------------------------------------------------------------------------------------
+
+
+def note_referee_key(game_dir: Path | str, path: str) -> None:
+    """Note where the referee's private key is, for `adjudicate` and the judge (relative: from the game folder)."""
+    Archive(game_dir).write_secret_note(REFEREE_KEY_NOTE, path)
+
+
+def turn_record(game: Game, seq: int) -> tuple[dict[str, Any], bytes | None]:
+    """Turn `seq` as its document and exact bytes, its signature checked.
+
+    For 0, the starting position in the same shape (no phases, events, rolls or orders; the
+    `next` block view 0 announced) and no bytes.
+    """
+    archive = Archive(game.root)
+    if seq == 0:
+        state = initial_state(game)
+        start: dict[str, Any] = {
+            "seq": 0, "phases": [], "events": [], "orders": [], "state": state,
+            "dice": {"rolls": [], "seed": None, "phase_seed": None},
+            "next": next_block(rules_for(game.ruleset, state), state, announced_deadline(archive, game)),
+        }
+        return start, None
+    doc, data = load_turn(archive, game, seq)
+    return doc, data
+
+
+def decisions(game: Game, seq: int) -> dict[int, DecisionFile]:
+    """The decision requests of adjudication `seq`, by index, each with its newest reply or lapse."""
+    return decision_files(Archive(game.root), game, seq)
+
+
+# --- adjudication -----------------------------------------------------------------------------------
+
+
+def lapse(game_dir: Path | str, referee_key: SigningKey, *, now: Clock = system_clock) -> AdjudicationReport:
+    """Every decision request past its deadline unanswered takes its first option (the rules' default),
+    recorded in a signed lapse file; then the adjudication goes on as `adjudicate` would."""
+    return adjudicate(game_dir, referee_key, lapse=True, now=now)
+
+
+# --- the archive, read only ---------------------------------------------------------------------------
+
+
+class ArchiveView:
+    """A game folder, read only: what is stored in it, never a way to store anything."""
+
+    def __init__(self, game_dir: Path | str) -> None:
+        self._archive = Archive(game_dir)
+        self.root = Path(game_dir)
+
+    def latest_seq(self) -> int:
+        """The last committed adjudication (0 before the first)."""
+        return self._archive.latest_seq()
+
+    def turn_seqs(self) -> list[int]:
+        """Every committed adjudication, in order."""
+        return self._archive.turn_seqs()
+
+    def orders_files(self, seq: int) -> list[tuple[str, int, str]]:
+        """(side, arrival number, path) of every accepted orders file for `seq`, in arrival order."""
+        return self._archive.orders_files(seq)
+
+    def decision_requests(self, seq: int) -> list[tuple[int, str]]:
+        """(index, path) of every decision request of adjudication `seq`."""
+        return self._archive.decision_requests(seq)
+
+    def decision_replies(self, seq: int) -> list[tuple[int, int, str]]:
+        """(request index, arrival number, path) of every stored reply for `seq`, in arrival order."""
+        return self._archive.decision_replies(seq)
+
+    def read(self, rel: str) -> bytes:
+        """A file of the game (a regular file inside its folder, of bounded size); ArchiveError otherwise."""
+        return self._archive.read(rel)
+
+    def read_signed(self, rel: str) -> tuple[bytes, bytes]:
+        """A file and its detached signature (`rel` + .sig), both as stored."""
+        return self._archive.read(rel), self._archive.read(rel + SIG_SUFFIX)
+
+
+def referee_folder(game_dir: Path | str) -> Path:
+    """The referee's private folder inside a game folder (never exported, never sent)."""
+    return Path(game_dir) / SECRET_DIR
+
+
+# --- rulesets and schemas -----------------------------------------------------------------------------
+
+
+def ruleset(ruleset_id: str) -> Ruleset[Any]:
+    """The ruleset registered under this id; PbemError naming the known ids otherwise."""
+    return get(ruleset_id)
+
+
+def rulesets() -> list[str]:
+    """The ids of every ruleset the registry knows (shipped, installed, named in $PBEM_RULESETS)."""
+    return available()
+
+
+def check_schema(doc: yamlio.Document, kind: str) -> None:
+    """Validate a document against the JSON Schema of a core file kind; SchemaError with every fault."""
+    validate(doc, load_schema(kind))
+
+
+__all__ = [
+    # games
+    "DEFAULT_CHAIN_LENGTH", "GAME_ID", "Game", "Position", "current_position", "decisions", "game_from_file",
+    "load_game", "new_game", "note_referee_key", "noted_referee_key", "status", "turn_record",
+    "DecisionFile",
+    # files handed in
+    "Inspection", "IntakeResult", "Receipt", "StoredCopy", "inspect", "submit",
+    # adjudication and audit
+    "AdjudicationReport", "AuditReport", "Discrepancy", "adjudicate", "audit", "audit_report", "export", "lapse",
+    # the archive, read only
+    "ArchiveView", "referee_folder", "seq_dir", "turn_rel", "view_rel", "SIG_SUFFIX",
+    # players
+    "Ledger", "PlayerCheck", "SignedFile", "ViewFile", "bot_orders_file", "bot_seed", "check_from_referee",
+    "check_orders", "check_player", "ledger_summary", "ledgers_holding", "orders_document", "orders_template",
+    "parse_answer", "read_signed_file", "read_view", "refuse_rewound_in", "reply_document",
+    # rulesets, schemas, cases
+    "CaseOutcome", "Rules", "Ruleset", "STANDING_KEY", "State", "check_schema", "exported_schemas", "public_next",
+    "ruleset", "rules_for", "rulesets", "run_case_file", "schema_for",
+    # files, keys and time
+    "Clock", "SigningKey", "StepClock", "atomic_write", "file_hash", "fsync_dir", "parse_duration", "signing",
+    "system_clock", "yamlio",
+    # errors
+    "ArchiveError", "OrdersError", "PbemError", "Problem", "SignatureError",
+]
