@@ -173,7 +173,7 @@ def test_every_case_is_in_the_new_format_and_every_unit_has_hex_and_status() -> 
     for path in ALL:
         data = load_case(path).data
         rules, state = situation(data, path.parent)
-        full = fbsm_normalize(rules.context, state) if rules.id == "fbsm" else toc_normalize(state)
+        full = fbsm_normalize(rules.context, state) if rules.id == "fbsm" else toc_normalize(rules.context, state)
         for uid, unit in full["units"].items():
             assert "hex" in unit and "status" in unit, (path.name, uid)
             # the statuses (fbsm adds `drawn`, units drawn and waiting for placement)

@@ -20,12 +20,12 @@ from pbem.geometry.hexgrid import Hex
 from pbem.render import map_svg
 from pbem.render.svg import Layout, R
 from pbem.rulesets.fbsm.context import prepare as fbsm_config
-from pbem.rulesets.toc.config import config as toc_config
+from pbem.rulesets.toc.context import prepare as toc_prepare
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"
 FBSM_MAP = fbsm_config({"map": "second-marne"}).map
-TOC_MAP = toc_config({"map": "mons"}).map
+TOC_MAP = toc_prepare({"map": "mons"}).map
 
 
 def sample_view(ruleset: str, side: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from pbem.core import yamlio
 from pbem.render import map_svg, report_text
 from pbem.render.adapters import adapter_for
 from pbem.rulesets.toc import Toc, selfplay
-from pbem.rulesets.toc.config import config
+from pbem.rulesets.toc.context import prepare
 from pbem.testing import view_bytes
 
 RULESET = Toc()
@@ -44,7 +44,7 @@ def test_every_unit_of_the_view_has_exactly_one_element(side: str) -> None:
 def test_hidden_units_under_the_top_change_nothing() -> None:
     checked = 0
     for state in SITUATIONS:
-        cfg = config(state["setup"])
+        cfg = prepare(state["setup"])
         stacks: dict[str, list[tuple[int, str]]] = {}
         for uid, u in state["units"].items():
             if u["status"] in ("active", "map") and cfg.counters[uid].side == "german":
@@ -74,7 +74,7 @@ def test_bombard_sentence_cites_its_section() -> None:
 
 def _beneath_tops(state: dict[str, Any], side: str) -> list[list[str]]:
     """Per enemy stack of `side`, its units bottom first without the top one (hidden from the other side)."""
-    cfg = config(state["setup"])
+    cfg = prepare(state["setup"])
     stacks: dict[str, list[tuple[int, str]]] = {}
     for uid, u in state["units"].items():
         if u["status"] in ("active", "map") and cfg.counters[uid].side == side:
@@ -85,7 +85,7 @@ def _beneath_tops(state: dict[str, Any], side: str) -> list[list[str]]:
 def _hide_differently(state: dict[str, Any], side: str) -> tuple[dict[str, Any], set[str]]:
     """A copy of the state changed only where `side`'s opponent may not look, and the units changed."""
     changed = copy.deepcopy(state)
-    cfg = config(state["setup"])
+    cfg = prepare(state["setup"])
     touched: set[str] = set()
     for below in _beneath_tops(state, side):
         for uid in below:  # a hidden unit's strength (6.6: nothing beneath the top shows)

@@ -18,7 +18,7 @@ import pytest
 from pbem.core import chance
 from pbem.core.ruleset import DecisionNeeded, Decisions, Submission, rules_for, start
 from pbem.rulesets.toc import Toc, selfplay
-from pbem.rulesets.toc.config import config
+from pbem.rulesets.toc.context import Context
 from pbem.testing import assert_no_leak, assert_visible, stacks_of, under_the_top
 
 RULESET = Toc()
@@ -40,8 +40,14 @@ def situations(games: int = 2, every: int = 5) -> Iterator[dict[str, Any]]:
 SITUATIONS = list(situations())
 
 
+def context(state: dict[str, Any]) -> Context:
+    """The context the core binds to the state's setup."""
+    found: Context = rules_for(RULESET, state).context
+    return found
+
+
 def stacks(state: dict[str, Any], side: str) -> dict[str, list[str]]:
-    cfg = config(state["setup"])
+    cfg = context(state)
     return stacks_of(state["units"], lambda uid: cfg.counters[uid].side == side, on_map="active")
 
 
@@ -60,7 +66,7 @@ def test_steps_under_the_top_are_invisible(viewer: str) -> None:
     enemy = other(viewer)
     checked = 0
     for state in SITUATIONS:
-        cfg = config(state["setup"])
+        cfg = context(state)
         for _, uid in hidden(state, enemy)[:4]:
             steps = state["units"][uid]["steps"]
             if cfg.counters[uid].steps == 1:
@@ -169,7 +175,7 @@ def test_view_is_built_from_an_allow_list() -> None:
         view = rules_for(RULESET, state).view(state, side)
         assert set(view) == {"toc", "side", "setup", "turn", "phase", "sequence", "control", "result", "units",
                              "marched", "enemy", "enemy_dead", "enemy_surrounded", "enemy_exited", "tally"}
-        cfg = config(state["setup"])
+        cfg = context(state)
         assert all(cfg.counters[uid].side == side for uid in view["units"])
         for info in view["enemy"].values():
             assert set(info) == {"count", "top"}
@@ -203,7 +209,7 @@ def test_decision_requests_show_nothing_the_view_does_not() -> None:
     ruleset = Toc()
     state = start(ruleset, SCENARIO)[1]
     state["standing"] = {side: dict(ask) for side in SIDES}
-    cfg = config(state["setup"])
+    cfg = context(state)
     requests = 0
     for number in range(200):
         if rules_for(ruleset, state).result(state) is not None:
@@ -242,9 +248,10 @@ def test_public_combat_check_covers_every_real_combat() -> None:
 
     checked = 0
     for state in SITUATIONS:
+        ctx = context(state)
         for side in SIDES:
-            if possible(state, side):
-                assert possible_public(state, side), (state["turn"], state["phase"], side)
+            if possible(ctx, state, side):
+                assert possible_public(ctx, state, side), (state["turn"], state["phase"], side)
                 checked += 1
     assert checked > 5
 
@@ -258,18 +265,19 @@ def test_a_bombardment_does_not_name_the_firers_hidden_spotters() -> None:
     from pbem.rulesets.toc.state import normalize
 
     def bombard(hidden: str) -> list[dict[str, Any]]:
-        state = normalize({"phase": "german-combat", "turn": 3,
-                           "units": {"G-HA2": {"hex": "3119"}, hidden: {"hex": "3121"}, "G-FA18": {"hex": "3121"},
-                                     "B-WK": {"hex": "3122"}}})
+        state = normalize(context({}), {
+            "phase": "german-combat", "turn": 3,
+            "units": {"G-HA2": {"hex": "3119"}, hidden: {"hex": "3121"}, "G-FA18": {"hex": "3121"},
+                      "B-WK": {"hex": "3122"}}})
         orders = {"german": Submission("german", [{"bombard": "3122", "with": ["G-HA2"]}]), "british": None}
         return rules_for(RULESET, state).resolve(state, orders, CaseDice([1]), Decisions()).events
 
     events = bombard("G-CAV3")
     assert events[0]["spotters"] == ["G-CAV3", "G-FA18"]  # the bombarding side knows its own
-    seen = [visible(event, "british") for event in events]
+    seen = [visible(context({}), event, "british") for event in events]
     assert "G-CAV3" not in yamlio.dump(seen) and "spotters" not in seen[0]
     assert seen[0]["modifiers"] == {"cover": -2}  # spotted: no -1 (10.11), plain to both sides
-    assert seen == [visible(event, "british") for event in bombard("G-IR12")]  # another hidden unit: same
+    assert seen == [visible(context({}), event, "british") for event in bombard("G-IR12")]  # another hidden unit: same
 
 
 def test_a_bombardment_shows_the_other_side_where_the_guns_are_not_which_they_are() -> None:
@@ -280,12 +288,13 @@ def test_a_bombardment_shows_the_other_side_where_the_guns_are_not_which_they_ar
     from pbem.rulesets.toc.fog import visible
     from pbem.rulesets.toc.state import normalize
 
-    state = normalize({"phase": "german-combat", "turn": 3,
-                       "units": {"G-HA2": {"hex": "3119"}, "G-FA18": {"hex": "3119"}, "G-IR12": {"hex": "3121"},
-                                 "B-WK": {"hex": "3122"}}})
+    state = normalize(context({}), {
+        "phase": "german-combat", "turn": 3,
+        "units": {"G-HA2": {"hex": "3119"}, "G-FA18": {"hex": "3119"}, "G-IR12": {"hex": "3121"},
+                  "B-WK": {"hex": "3122"}}})
     orders = {"german": Submission("german", [{"bombard": "3122", "with": ["G-HA2"]}]), "british": None}
     events = rules_for(RULESET, state).resolve(state, orders, CaseDice([1]), Decisions()).events
-    seen = visible(events[0], "british")
+    seen = visible(context(state), events[0], "british")
     assert seen is not None and seen["from"] == ["3119"] and "G-HA2" not in yamlio.dump(seen)
 
 
@@ -294,5 +303,5 @@ def test_a_melee_that_never_happened_names_no_attacker_to_the_defender() -> None
 
     event = {"type": "melee-void", "side": "german", "section": "12.1", "target": "3122",
              "with": ["G-IR12", "G-IR8"], "why": "the hex is empty"}
-    seen = visible(event, "british")
-    assert seen is not None and seen["with"] == 2 and visible(event, "german") == event
+    seen = visible(context({}), event, "british")
+    assert seen is not None and seen["with"] == 2 and visible(context({}), event, "german") == event

@@ -22,11 +22,12 @@ from pbem.core import ruleset, yamlio
 from pbem.core.archive import Archive, turn_rel
 from pbem.core.audit import audit
 from pbem.demo import DemoGame, setup_demo
-from pbem.rulesets.toc import invariants, selfplay
+from pbem.rulesets.toc import Toc, invariants, selfplay
 
 ruleset.register("toc", "pbem.rulesets.toc:Toc")
 
 ROOT = Path(__file__).resolve().parent.parent
+TOC = Toc()
 SCENARIO = ROOT / "samples" / "toc" / "scenario.yaml"
 ASK = {topic: "ask" for topic in ("defensive_fire", "fire_losses", "own_losses", "bombard_losses", "advance",
                                   "overstack")}
@@ -54,7 +55,8 @@ def test_archived_game_ends_and_audits(tmp_path: Path) -> None:
     game = setup_demo("toc", SCENARIO, tmp_path, say=lambda _: None)
     finish(game)
     states = archived_states(game.root)
-    broken = [f"seq {i + 1}: {p}" for i, state in enumerate(states) for p in invariants.problems(state)]
+    broken = [f"seq {i + 1}: {p}" for i, state in enumerate(states)
+              for p in invariants.problems(ruleset.rules_for(TOC, state).context, state)]
     assert broken == []
     assert states[-1]["result"]["winner"] in ("german", "british")
     assert audit(game.root) == []
@@ -64,7 +66,8 @@ def test_archived_game_ends_and_audits(tmp_path: Path) -> None:
 def test_bot_games_end(number: int) -> None:
     last = None
     for state in selfplay.games_states(scenario(), number.to_bytes(4, "big")):
-        assert invariants.problems(state) == [], (state["turn"], state["phase"])
+        ctx = ruleset.rules_for(TOC, state).context
+        assert invariants.problems(ctx, state) == [], (state["turn"], state["phase"])
         last = state
     assert last is not None and last["result"]["winner"] in ("german", "british")
     assert last["result"]["section"] in ("4.2", "4.3")

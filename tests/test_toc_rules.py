@@ -4,25 +4,27 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pbem.core import ruleset as core_ruleset
 from pbem.core import schemas, yamlio
+from pbem.core.game import checked_scenario
 from pbem.core.ruleset import rules_for, start
 from pbem.core.errors import PbemError
 from pbem.core.schemafiles import orders_schema, scenario_schema
 from pbem.rulesets.toc import Toc, losses
-from pbem.rulesets.toc.config import (assumed_values, config, oob, override_problems, plain_tables,
-                                      scenario_setup)
+from pbem.rulesets.toc.context import assumed_values, oob, plain_tables, prepare
+from pbem.rulesets.toc.results import bombardment_result, defensive_fire_result, melee_result, odds
 from pbem.rulesets.toc.state import normalize
-from pbem.rulesets.toc.tables import bombardment_result, defensive_fire_result, melee_result, odds
 from pbem.rulesets.toc.zoc import cut_off, in_zoc, projects_into, surrounded, zoc_hexes
 
 core_ruleset.register("toc", "pbem.rulesets.toc:Toc")
 
 ROOT = Path(__file__).resolve().parent.parent
-CFG = config({"map": "mons"})
+CFG = prepare({"map": "mons"})
+HEXES = CFG.hexes
 RULESET = Toc()
 
 
@@ -30,48 +32,48 @@ RULESET = Toc()
 
 
 def test_named_hexes_are_where_the_rules_put_them() -> None:
-    assert CFG.set("entry") == ("2100", "2700", "3100", "3900", "4300", "4700")  # 3.1
-    assert CFG.set("exit") == ("1327", "1628", "1927", "2228")  # 4.4
-    assert CFG.set("bridges") == ("2009", "2409", "2708", "2908", "3308", "4208")  # 4.2
-    assert CFG.set("bavai") == ("3122",)  # 4.3
-    assert CFG.terrain("1708") == "residential"  # 2.2 Conde
-    for hex_id in CFG.set("entry"):
-        assert hex_id.endswith("00") and CFG.on_map(hex_id)
+    assert HEXES.set("entry") == ("2100", "2700", "3100", "3900", "4300", "4700")  # 3.1
+    assert HEXES.set("exit") == ("1327", "1628", "1927", "2228")  # 4.4
+    assert HEXES.set("bridges") == ("2009", "2409", "2708", "2908", "3308", "4208")  # 4.2
+    assert HEXES.set("bavai") == ("3122",)  # 4.3
+    assert HEXES.terrain("1708") == "residential"  # 2.2 Conde
+    for hex_id in HEXES.set("entry"):
+        assert hex_id.endswith("00") and HEXES.on_map(hex_id)
 
 
 def test_each_bridge_hex_is_reached_over_the_canal_by_a_bridge() -> None:
-    for hex_id in CFG.set("bridges"):
-        crossings = [n for n in CFG.neighbours(hex_id) if CFG.canal(hex_id, n) and CFG.bridged(hex_id, n)]
+    for hex_id in HEXES.set("bridges"):
+        crossings = [n for n in HEXES.neighbours(hex_id) if CFG.canal(hex_id, n) and CFG.bridged(hex_id, n)]
         assert crossings, hex_id
-    two = [n for n in CFG.neighbours("3308") if CFG.canal("3308", n) and CFG.bridged("3308", n)]
+    two = [n for n in HEXES.neighbours("3308") if CFG.canal("3308", n) and CFG.bridged("3308", n)]
     kinds = sorted("road" if CFG.road("3308", n) else "rail" for n in two)
     assert kinds == ["rail", "road"]  # 4.2: one road and one rail bridge into 3308
-    bridged = {(a, b) for (a, b), f in CFG.sides_of.items() if "canal" in f and ("bridge" in f or "rail-bridge" in f)}
-    assert all(a in CFG.set("bridges") or b in CFG.set("bridges") for a, b in bridged)
+    bridged = {(a, b) for (a, b), f in HEXES.sides_of.items() if "canal" in f and ("bridge" in f or "rail-bridge" in f)}
+    assert all(a in HEXES.set("bridges") or b in HEXES.set("bridges") for a, b in bridged)
 
 
 def test_the_canal_separates_north_from_south() -> None:
     """Without its bridges the Conde Canal cuts the map in two: the entry hexes reach no exit."""
-    seen = set(CFG.set("entry"))
+    seen = set(HEXES.set("entry"))
     todo = list(seen)
     while todo:
         here = todo.pop()
-        for n in CFG.neighbours(here):
+        for n in HEXES.neighbours(here):
             if n not in seen and not CFG.canal(here, n):
                 seen.add(n)
                 todo.append(n)
-    assert not seen & set(CFG.set("exit"))
-    assert not seen & set(CFG.set("bridges"))
+    assert not seen & set(HEXES.set("exit"))
+    assert not seen & set(HEXES.set("bridges"))
 
 
 def test_rail_bridge_on_1523_1624() -> None:  # 9.16
-    assert "rail-bridge" in CFG.side_features("1523", "1624")
+    assert "rail-bridge" in HEXES.side_features("1523", "1624")
     assert CFG.river("1523", "1624")
 
 
 def test_map_has_every_kind_of_terrain_and_hexside() -> None:
-    assert set(CFG.terrain_of.values()) == {"clear", "forest", "residential", "industrial"}
-    features = {f for fs in CFG.sides_of.values() for f in fs}
+    assert set(HEXES.terrain_of.values()) == {"clear", "forest", "residential", "industrial"}
+    features = {f for fs in HEXES.sides_of.values() for f in fs}
     assert features == {"canal", "river", "road", "bridge", "rail-bridge"}
     assert CFG.map.assumed
 
@@ -91,14 +93,14 @@ def test_7_2_zoc_extends_out_of_built_up_hexes() -> None:
 
 
 def test_10_2_range() -> None:
-    assert CFG.distance("2524", "2823") == 3
+    assert HEXES.distance("2524", "2823") == 3
 
 
 def test_10_4_lines_of_sight() -> None:
     assert not CFG.los_clear("3514", "3714")  # along the 3614/3615 hexside: forest 3615 blocks
     assert not CFG.los_clear("3714", "3911")  # residential 3813 between
     assert CFG.los_clear("4308", "4208") and CFG.los_clear("4308", "4209")  # end hexes never count
-    line = CFG.line("3514", "3714")
+    line = HEXES.line("3514", "3714")
     assert [(s.kind, [h.id for h in s.left], [h.id for h in s.right]) for s in line.splits] == \
         [("hexside", ["3614"], ["3615"])]
 
@@ -107,10 +109,10 @@ def test_10_4_industrial_alone_does_not_block() -> None:
     """The same hexside line with the forest turned clear: industrial 3614 alone does not block."""
     doc = copy.deepcopy(yamlio.load_file(ROOT / "samples" / "toc" / "map.yaml").data)
     doc["hexes"]["3615"] = {"terrain": "clear"}
-    cfg = config({"map": doc})
-    assert cfg.terrain("3614") == "industrial" and cfg.los_clear("3514", "3714")
+    ctx = prepare({"map": doc})
+    assert ctx.hexes.terrain("3614") == "industrial" and ctx.los_clear("3514", "3714")
     doc["hexes"]["3813"] = {"terrain": "industrial"}
-    assert config({"map": doc}).los_clear("3714", "3911")
+    assert prepare({"map": doc}).los_clear("3714", "3911")
 
 
 def test_4_5_surrounded_and_cut_off() -> None:
@@ -160,21 +162,37 @@ def test_every_assumed_value_is_marked_and_documented() -> None:
         assert f"`{name}`" in doc, name
 
 
+def scenario_doc(tables: dict[str, Any]) -> yamlio.Document:
+    """A toc scenario file with these `tables:`, as YAML text (so the schema names lines and columns)."""
+    text = yamlio.dump({"pbem": 1, "kind": "scenario", "ruleset": "toc", "title": "t", "setup": {"map": "mons"},
+                        "tables": tables})
+    return yamlio.load_bytes(text.encode("utf-8"), "scenario.yaml")
+
+
+def checked_setup(tables: dict[str, Any]) -> dict[str, Any]:
+    """The setup of a scenario with these tables, through the core's checks (schema, then `Toc.setup`)."""
+    doc, ruleset = checked_scenario(scenario_doc(tables))
+    return ruleset.setup(doc.data)
+
+
 def test_scenario_may_override_a_table() -> None:
     melee = copy.deepcopy(plain_tables()["melee"])
     melee["3"][2] = "0/3"
-    setup = scenario_setup({"setup": {}, "tables": {"melee": melee, "unit_types": {"british-infantry":
-                                                                                   {"melee": [3, 5]}}}})
-    cfg = config(setup)
-    assert melee_result(cfg.tables, 26, 7, 3) == (0, 3, "3:1")
-    assert cfg.counters["B-RF"].melee(2) == 5
+    ctx = prepare(checked_setup({"melee": melee, "unit_types": {"british-infantry": {"melee": [3, 5]}}}))
+    assert melee_result(ctx.tables, 26, 7, 3) == (0, 3, "3:1")
+    assert ctx.counters["B-RF"].melee(2) == 5
 
 
 def test_scenario_may_override_terrain_effects() -> None:
     terrain = copy.deepcopy(plain_tables()["terrain"])
     terrain["blocks_line_of_sight"] = ["forest"]
-    cfg = config(scenario_setup({"setup": {}, "tables": {"terrain": terrain}}))
-    assert cfg.los_clear("3714", "3911") and not cfg.los_clear("3514", "3714")
+    ctx = prepare(checked_setup({"terrain": terrain}))
+    assert ctx.los_clear("3714", "3911") and not ctx.los_clear("3514", "3714")
+
+
+def test_every_packaged_table_passes_as_its_own_override() -> None:
+    tables = {**plain_tables(), "unit_types": {"german-cavalry": {"move": 5, "melee": [1, 3]}}}
+    assert prepare(checked_setup(tables)).counters["G-CAV3"].move == 5
 
 
 def _bad_melee() -> dict:
@@ -183,19 +201,57 @@ def _bad_melee() -> dict:
     return {"melee": melee}
 
 
-@pytest.mark.parametrize("tables, words", [
-    (_bad_melee(), "result like"),
-    ({"terrain": {**plain_tables()["terrain"], "built_up": ["swamp"]}}, "terrain names"),
-    ({"melee": {"1": ["1/1"]}}, "list of 6"),
-    ({"bombardment": [{"factors": [2, 3], "die": [0, 0, 0, 0, 0, 0]}]}, "without gaps"),
-    ({"nonsense": 1}, "unknown table"),
-    ({"unit_types": {"british-infantry": {"side": "german"}}}, "cannot be set"),
+def _bad_results(name: str, result: str) -> dict:
+    return {name: result}
+
+
+@pytest.mark.parametrize("tables, where", [
+    (_bad_melee(), "tables.melee.2[0]"),  # a result like "1/2"
+    ({"poor_odds_result": "four"}, "tables.poor_odds_result"),
+    ({"terrain": {**plain_tables()["terrain"], "built_up": ["swamp"]}}, "tables.terrain.built_up[0]"),
+    ({"terrain": {"built_up": ["forest"]}}, "tables.terrain"),  # a table given is given whole
+    ({"melee": {"1": ["1/1"]}}, "tables.melee"),  # lists of the default's length
+    ({"melee": {**plain_tables()["melee"], "1": ["1/1"]}}, "tables.melee.1"),
+    ({"max_odds": "6"}, "tables.max_odds"),
+    ({"max_odds": True}, "tables.max_odds"),
+    ({"move_cost": {**plain_tables()["move_cost"], "road": None}}, "tables.move_cost.road"),
+    ({"bombardment": []}, "tables.bombardment"),
+    ({"bombardment": [{"factors": [1], "die": [0, 0, 0, 0, 0, 0]}]}, "tables.bombardment[0].factors"),
+    ({"bombardment": [{"factors": [1, None], "die": [0, 0, 0, 0, 0]}]}, "tables.bombardment[0].die"),
+    ({"defensive_fire": [{"factors": [1, None], "die": [0, 0, 0, 0, 0, -1]}]}, "tables.defensive_fire[0].die[5]"),
+    ({"nonsense": 1}, "nonsense"),  # unknown table
+    ({"unit_types": {"british-infantry": {"side": "german"}}}, "side"),  # never side or kind
+    ({"unit_types": {"british-infantry": {"bombard": [1, 2]}}}, "bombard"),  # a field the type has not
+    ({"unit_types": {"british-lancers": {"move": 4}}}, "british-lancers"),  # an unknown type
+    ({"unit_types": {"british-infantry": {"move": -1}}}, "tables.unit_types.british-infantry.move"),
+    ({"unit_types": {"british-infantry": {"melee": [2, "4"]}}}, "tables.unit_types.british-infantry.melee[1]"),
 ])
-def test_bad_overrides_are_refused(tables: dict, words: str) -> None:
-    problems = override_problems(tables)
-    assert problems and any(words in p.message for p in problems), problems
-    with pytest.raises(PbemError):
-        scenario_setup({"setup": {}, "tables": tables})
+def test_bad_overrides_are_refused_by_the_schema(tables: dict, where: str) -> None:
+    with pytest.raises(PbemError) as caught:
+        checked_setup(tables)
+    assert where in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize("tables, words", [
+    ({"bombardment": [{"factors": [2, 3], "die": [0, 0, 0, 0, 0, 0]}]}, "tables.bombardment[0]: columns must run on "
+                                                                         "from 1 without gaps"),
+    ({"defensive_fire": [{"factors": [1, 2], "die": [0] * 6}, {"factors": [4, None], "die": [0] * 6}]},
+     "tables.defensive_fire[1]: columns must run on from 3 without gaps"),
+    ({"bombardment": [{"factors": [1, None], "die": [0] * 6}, {"factors": [1, 2], "die": [0] * 6}]},
+     "tables.bombardment[0]: only the last column may be open-ended"),
+    ({"unit_types": {"british-infantry": {"steps": 3}}}, "unit type british-infantry: melee needs one value per step"),
+    ({"unit_types": {"german-field-artillery": {"bombard": [1, 2, 3]}}},
+     "unit type german-field-artillery: bombard needs one value per step"),
+])
+def test_what_the_schema_cannot_say_is_refused_by_the_setup(tables: dict, words: str) -> None:
+    doc, ruleset = checked_scenario(scenario_doc(tables))  # the shape is right
+    with pytest.raises(PbemError) as caught:
+        ruleset.setup(doc.data)
+    assert words in str(caught.value), str(caught.value)
+
+
+def test_the_tables_schema_is_a_valid_schema() -> None:
+    schemas.check_schema(RULESET.tables_schema())
 
 
 # --- losses -----------------------------------------------------------------------------------------------
@@ -225,8 +281,8 @@ def test_rules_pick_by_worth() -> None:
 
 
 def test_initial_state() -> None:
-    state = start(RULESET, yamlio.load_file(ROOT / "samples" / "toc" / "scenario.yaml").data)[1]
-    cfg = config(state["setup"])
+    rules, state = start(RULESET, yamlio.load_file(ROOT / "samples" / "toc" / "scenario.yaml").data)
+    cfg = rules.context
     assert state["turn"] == 1 and state["phase"] == "german-movement" and state["control"] == []  # 3.2
     for uid, unit in state["units"].items():
         counter = cfg.counters[uid]
@@ -248,7 +304,7 @@ def test_order_of_battle() -> None:
     assert all(c.stacking == 1 for c in CFG.counters.values() if c.kind != "infantry" or c.side == "british")
     assert CFG.counters["G-IR8"].counter_face(2) == {"counter": "substitute", "face": "front"}
     british = [c for c in CFG.counters.values() if c.side == "british"]
-    assert all(c.start and CFG.on_map(c.start) for c in british)
+    assert all(c.start and HEXES.on_map(c.start) for c in british)
     used = {abbr for c in british for abbr in [c.id[2:].rstrip("0123456789")]}
     assert {"RF", "N", "DC", "AS", "DG", "H", "L", "CMP"} <= used
 
@@ -263,12 +319,12 @@ def test_entry_schedule_8_2() -> None:
 
 
 def test_compact_state_normalizes() -> None:
-    state = normalize({"phase": "german-combat", "units": {"G-IR8": {"hex": "3105", "steps": 2},
-                                                          "B-RF": {"status": "eliminated"}}})
+    state = normalize(CFG, {"phase": "german-combat", "units": {"G-IR8": {"hex": "3105", "steps": 2},
+                                                               "B-RF": {"status": "eliminated"}}})
     assert state["units"]["G-IR8"] == {"hex": "3105", "steps": 2, "status": "active", "z": 1}
     assert state["units"]["B-RF"]["status"] == "eliminated" and state["turn"] == 2
     with pytest.raises(PbemError):
-        normalize({"phase": "german-combat", "units": {"X-1": {"hex": "3105"}}})
+        normalize(CFG, {"phase": "german-combat", "units": {"X-1": {"hex": "3105"}}})
 
 
 def test_schemas_are_valid() -> None:

@@ -13,13 +13,13 @@ from typing import Any
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
-from pbem.core.ruleset import Decisions
+from pbem.core.ruleset import Decisions, State
+from pbem.rulesets.kit.stacks import stack
 
 from . import losses
 from .board import Board
-from .config import Config, other
-from .state import State, stack
-from .tables import bombardment_result, clamp
+from .context import Context, other
+from .results import bombardment_result, clamp
 
 
 @dataclass(frozen=True)
@@ -36,40 +36,40 @@ class Fire:
         return bool(self.spotters)
 
 
-def organisation_problem(cfg: Config, turn: int, units: list[str], what: str) -> str | None:
+def organisation_problem(ctx: Context, turn: int, units: list[str], what: str) -> str | None:
     """10.6 / 12.14 (and 6.5): one corps always; one division (plus the corps' separate units) before turn 11."""
-    corps = sorted({str(cfg.counters[uid].corps) for uid in units})
+    corps = sorted({str(ctx.counters[uid].corps) for uid in units})
     if len(corps) > 1:
         return f"German {what} of different corps ({', '.join(corps)}) never combine"
-    divisions = sorted({str(cfg.counters[uid].division) for uid in units if cfg.counters[uid].division is not None})
-    if len(divisions) > 1 and turn < int(cfg.tables["organisation_turn"]):
-        return (f"before turn {cfg.tables['organisation_turn']} German {what} of different divisions "
+    divisions = sorted({str(ctx.counters[uid].division) for uid in units if ctx.counters[uid].division is not None})
+    if len(divisions) > 1 and turn < int(ctx.tables["organisation_turn"]):
+        return (f"before turn {ctx.tables['organisation_turn']} German {what} of different divisions "
                 f"({', '.join(divisions)}) may not combine")
     return None
 
 
 def spotters(board: Board, target: str, firers: list[str]) -> list[str]:
     """10.11: own units next to the target; a German spotter only for artillery of its own corps."""
-    cfg = board.cfg
-    corps = {cfg.counters[uid].corps for uid in firers}
+    ctx = board.ctx
+    corps = {ctx.counters[uid].corps for uid in firers}
     found = []
-    for n in cfg.neighbours(target):
+    for n in ctx.hexes.neighbours(target):
         for uid in board.own_stack(n):
-            if board.side == "german" and cfg.counters[uid].corps not in corps:
+            if board.side == "german" and ctx.counters[uid].corps not in corps:
                 continue
             found.append(uid)
     return sorted(found)
 
 
 def check(board: Board, order: dict[str, Any], index: int, used: set[str], targets: set[str]) -> tuple[list[Problem], Fire | None]:
-    cfg = board.cfg
+    ctx = board.ctx
     found: list[Problem] = []
 
     def problem(message: str, section: str, where: tuple[str | int, ...] = (), legal: str | None = None) -> None:
         found.append(Problem(message, order=index, path=where, section=section, legal=legal))
 
     target = order["bombard"]
-    if not cfg.on_map(target) or not board.enemy_at(target):
+    if not ctx.hexes.on_map(target) or not board.enemy_at(target):
         problem(f"{target} holds no enemy unit to bombard", "10.1", ("bombard",))
         return found, None
     if target in targets:
@@ -80,7 +80,7 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
         if not board.on_map(uid):
             problem(f"{uid} is not a {board.side} unit on the map", "10.1", where)
             continue
-        counter = cfg.counters[uid]
+        counter = ctx.counters[uid]
         if not counter.artillery:
             problem(f"{uid} is not artillery", "10.1", where)
         elif uid in used:
@@ -88,48 +88,45 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
         elif uid in board.marched:
             problem(f"{uid} used march mode this player turn and may not bombard", "9.20", where)
         else:
-            distance = cfg.distance(str(board.hex_of(uid)), target)
+            distance = ctx.hexes.distance(str(board.hex_of(uid)), target)
             if distance > counter.range:
                 problem(f"{uid} at {board.hex_of(uid)} is {distance} hexes from {target}; its range is "
                         f"{counter.range}", "10.2", where)
     if found:
         return found, None
     if board.side == "german":
-        wrong = organisation_problem(cfg, board.turn, firers, "artillery")
+        wrong = organisation_problem(ctx, board.turn, firers, "artillery")
         if wrong:
             problem(wrong, "10.6", ("with",))
             return found, None
     seen = spotters(board, target, firers)
-    no_los = [uid for uid in firers if not cfg.los_clear(str(board.hex_of(uid)), target)]
+    no_los = [uid for uid in firers if not ctx.los_clear(str(board.hex_of(uid)), target)]
     if no_los and not seen:
         for uid in no_los:
             problem(f"{uid} at {board.hex_of(uid)} has no line of sight to {target}, and no spotter is next to it",
                     "10.3", ("with", firers.index(uid)))
         return found, None
     for k, uid in enumerate(order.get("losses") or []):
-        if uid not in cfg.counters or cfg.counters[uid].side != other(board.side):
+        if uid not in ctx.counters or ctx.counters[uid].side != other(board.side):
             problem(f"{uid} is not an enemy unit", "10.9", ("losses", k))
     if found:
         return found, None
     return [], Fire(target, tuple(firers), tuple(seen), tuple(no_los))
 
 
-def resolve(state: State, side: str, order: dict[str, Any], fire: Fire, dice: Dice, decisions: Decisions,
-            events: list[dict[str, Any]]) -> None:
-    from .state import cfg_of
-
-    cfg = cfg_of(state)
+def resolve(ctx: Context, state: State, side: str, order: dict[str, Any], fire: Fire, dice: Dice,
+            decisions: Decisions, events: list[dict[str, Any]]) -> None:
     target = fire.target
-    factors = sum(cfg.counters[uid].bombard(state["units"][uid]["steps"]) for uid in fire.firers)
+    factors = sum(ctx.counters[uid].bombard(state["units"][uid]["steps"]) for uid in fire.firers)
     modifiers: dict[str, int] = {}
-    if cfg.terrain_is(target, "bombardment_cover"):
-        modifiers["cover"] = int(cfg.tables["modifiers"]["bombard_target_cover"])
+    if ctx.terrain_is(target, "bombardment_cover"):
+        modifiers["cover"] = int(ctx.tables["modifiers"]["bombard_target_cover"])
     if not fire.spotted or fire.no_los:
-        modifiers["unspotted"] = int(cfg.tables["modifiers"]["bombard_unspotted"])
+        modifiers["unspotted"] = int(ctx.tables["modifiers"]["bombard_unspotted"])
     roll = dice.die(6, f"10.7 bombardment of {target}")
     modified = clamp(roll + sum(modifiers.values()))
-    result = bombardment_result(cfg.tables, factors, modified)
-    defenders = stack(state, target, other(side))
+    result = bombardment_result(ctx.tables, factors, modified)
+    defenders = stack(state, target, ctx.side_of, other(side))
     batteries = sorted({str(state["units"][uid]["hex"]) for uid in fire.firers})
     event: dict[str, Any] = {"type": "bombard", "side": side, "section": "10.7", "target": target,
                              "with": list(fire.firers), "from": batteries, "spotters": list(fire.spotters),
@@ -140,9 +137,9 @@ def resolve(state: State, side: str, order: dict[str, Any], fire: Fire, dice: Di
         steps = {uid: state["units"][uid]["steps"] for uid in defenders}
         event["stack"] = [{"unit": uid, "steps": steps[uid]} for uid in defenders]
         allocation = losses.choose(
-            state, decisions, side=side, topic="bombard_losses", section="10.9", steps=steps, count=result,
+            ctx, state, decisions, side=side, topic="bombard_losses", section="10.9", steps=steps, count=result,
             constrained=True, default="strongest-first", priority=list(order.get("losses") or []),
             question={"bombardment": target, "from": batteries, "factors": factors})
-        losses.take_steps(state, allocation, results)
+        losses.take_steps(ctx, state, allocation, results)
     event["results"] = results
     events.append(event)

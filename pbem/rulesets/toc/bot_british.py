@@ -19,37 +19,37 @@ from .movement import Walker
 def choose_sequence(board: Board) -> str:
     """5.3: move-move once the exits open (turn 8), move-fight before; both need one mail exchange,
     the second phase's orders travelling with the first's (`next_phase`)."""
-    cfg = board.cfg
-    if board.turn >= int(cfg.tables["exit_from_turn"]):
+    ctx = board.ctx
+    if board.turn >= int(ctx.tables["exit_from_turn"]):
         return "move-move"
     return "move-fight"
 
 
 def _exit_field(board: Board, kind: str) -> dict[str, int]:
-    cfg = board.cfg
-    danger = {h: 3 for e in board.enemy for h in cfg.neighbours(e) if board.ezoc(h)}
-    return field(cfg, kind, {h: 0 for h in cfg.set("exit")}, set(board.enemy), danger)
+    ctx = board.ctx
+    danger = {h: 3 for e in board.enemy for h in ctx.hexes.neighbours(e) if board.ezoc(h)}
+    return field(ctx, kind, {h: 0 for h in ctx.hexes.set("exit")}, set(board.enemy), danger)
 
 
 def _garrison_field(board: Board, kind: str) -> dict[str, int]:
-    cfg = board.cfg
+    ctx = board.ctx
     goals: dict[str, int] = {}
-    for hex_id in cfg.set("bridges"):
+    for hex_id in ctx.hexes.set("bridges"):
         if board.enemy_at(hex_id):
             continue
         points = board.stacking_points(hex_id)
         if points < 3:
             goals[hex_id] = 0
-    return field(cfg, kind, goals, set(board.enemy)) if goals else {}
+    return field(ctx, kind, goals, set(board.enemy)) if goals else {}
 
 
 def movement_orders(board: Board, walker: Walker | None = None) -> list[dict[str, Any]]:
-    cfg = board.cfg
+    ctx = board.ctx
     walker = walker or Walker(board)
     orders: list[dict[str, Any]] = []
-    leaving = board.turn >= int(cfg.tables["exit_from_turn"])
-    falling_back = board.turn >= int(cfg.tables["first_day_turn"]) - 1
-    bridges = set(cfg.set("bridges"))
+    leaving = board.turn >= int(ctx.tables["exit_from_turn"])
+    falling_back = board.turn >= int(ctx.tables["first_day_turn"]) - 1
+    bridges = set(ctx.hexes.set("bridges"))
     fields: dict[str, dict[str, int]] = {}
 
     def field_for(kind: str, purpose: str) -> dict[str, int]:
@@ -60,7 +60,7 @@ def movement_orders(board: Board, walker: Walker | None = None) -> list[dict[str
         return fields[key]
 
     on_map = sorted(uid for uid, u in board.own.items() if u["status"] == "active")
-    exit_values = {uid: field_for(cfg.counters[uid].kind, "exit").get(str(board.hex_of(uid)), INF) for uid in on_map}
+    exit_values = {uid: field_for(ctx.counters[uid].kind, "exit").get(str(board.hex_of(uid)), INF) for uid in on_map}
     groups: dict[str, list[str]] = {}
     for uid in on_map:
         groups.setdefault(str(board.hex_of(uid)), []).append(uid)
@@ -68,7 +68,7 @@ def movement_orders(board: Board, walker: Walker | None = None) -> list[dict[str
     for here, units in ordered:
         holding = here in bridges and not leaving
         for uid in units:
-            kind = cfg.counters[uid].kind
+            kind = ctx.counters[uid].kind
             if leaving or (falling_back and not holding):
                 purpose = "exit"
             elif holding:
@@ -88,7 +88,7 @@ def movement_orders(board: Board, walker: Walker | None = None) -> list[dict[str
 
 def _best_move(walker: Walker, uid: str, values: dict[str, int], index: int, leaving: bool) -> dict[str, Any] | None:
     board = walker.board
-    cfg = board.cfg
+    ctx = board.ctx
     here = str(board.hex_of(uid))
     found = reach(walker, uid, False)
     current = values.get(here, INF)
@@ -107,10 +107,10 @@ def _best_move(walker: Walker, uid: str, values: dict[str, int], index: int, lea
     else:
         dest = here
         spent = found.cost.get(here, 0)
-    if leaving and dest in cfg.set("exit"):
+    if leaving and dest in ctx.hexes.set("exit"):
         from .movement import allowance
 
-        if spent + int(cfg.tables["exit_cost"]) <= allowance(cfg, uid, False):
+        if spent + int(ctx.tables["exit_cost"]) <= allowance(ctx, uid, False):
             path = path + [OFF]
     if not path:
         return None
@@ -121,29 +121,29 @@ def _best_move(walker: Walker, uid: str, values: dict[str, int], index: int, lea
 
 
 def estimate_german(board: Board, target: str) -> int:
-    cfg = board.cfg
+    ctx = board.ctx
     top = board.enemy_top[target]
-    first = cfg.counters[top["unit"]].melee(top["steps"])
+    first = ctx.counters[top["unit"]].melee(top["steps"])
     return first + 8 * (board.enemy[target] - 1)
 
 
 def combat_orders(board: Board) -> list[dict[str, Any]]:
-    cfg = board.cfg
+    ctx = board.ctx
     from .bombardment import check as check_bombard
     from .melee import check as check_melee
 
     orders: list[dict[str, Any]] = []
-    artillery = [uid for uid, u in sorted(board.own.items()) if u["status"] == "active" and cfg.counters[uid].artillery]
+    artillery = [uid for uid, u in sorted(board.own.items()) if u["status"] == "active" and ctx.counters[uid].artillery]
     own = board.own_hexes()
-    targets = sorted(board.enemy, key=lambda h: (-sum(1 for n in cfg.neighbours(h) if n in own), h))
+    targets = sorted(board.enemy, key=lambda h: (-sum(1 for n in ctx.hexes.neighbours(h) if n in own), h))
     used: set[str] = set()
     bombarded: set[str] = set()
     for target in targets:
         able = [uid for uid in artillery if uid not in used
-                and cfg.distance(str(board.hex_of(uid)), target) <= cfg.counters[uid].range]
+                and ctx.hexes.distance(str(board.hex_of(uid)), target) <= ctx.counters[uid].range]
         if not able:
             continue
-        for units in (able, [u for u in able if cfg.los_clear(str(board.hex_of(u)), target)]):
+        for units in (able, [u for u in able if ctx.los_clear(str(board.hex_of(u)), target)]):
             if not units:
                 continue
             order: dict[str, Any] = {"bombard": target, "with": units}
@@ -153,17 +153,17 @@ def combat_orders(board: Board) -> list[dict[str, Any]]:
                 used.update(units)
                 bombarded.add(target)
                 break
-    fighters = [uid for uid, u in sorted(board.own.items()) if u["status"] == "active" and cfg.counters[uid].melee_capable]
+    fighters = [uid for uid, u in sorted(board.own.items()) if u["status"] == "active" and ctx.counters[uid].melee_capable]
     attackers: set[str] = set()
     meleed: set[str] = set()
     for target in targets:
-        near = [uid for uid in fighters if uid not in attackers and cfg.adjacent(str(board.hex_of(uid)), target)
-                and not cfg.canal_blocks(str(board.hex_of(uid)), target)]
+        near = [uid for uid in fighters if uid not in attackers and ctx.hexes.adjacent(str(board.hex_of(uid)), target)
+                and not ctx.canal_blocks(str(board.hex_of(uid)), target)]
         if not near:
             continue
-        total = sum(cfg.counters[u].melee(board.own[u]["steps"]) for u in near)
+        total = sum(ctx.counters[u].melee(board.own[u]["steps"]) for u in near)
         if total >= 3 * estimate_german(board, target):
-            strongest = max(near, key=lambda u: (cfg.counters[u].melee(board.own[u]["steps"]), u))
+            strongest = max(near, key=lambda u: (ctx.counters[u].melee(board.own[u]["steps"]), u))
             order = {"melee": target, "with": near, "advance": [strongest]}
             if not check_melee(board, order, len(orders), attackers, meleed):
                 orders.append(order)

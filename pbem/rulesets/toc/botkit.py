@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from .board import Board
-from .config import Config
+from .context import Context
 from .movement import OFF, Walker, allowance
 
 INF = 10**9
@@ -32,11 +32,11 @@ class Reach:
 
 
 def can_stand(board: Board, uid: str, hex_id: str, march: bool) -> bool:
-    cfg = board.cfg
-    counter = cfg.counters[uid]
+    ctx = board.ctx
+    counter = ctx.counters[uid]
     if board.enemy_at(hex_id):
         return False
-    if board.stacking_points(hex_id, {uid}) + counter.stacking > int(cfg.tables["stacking_points"]):
+    if board.stacking_points(hex_id, {uid}) + counter.stacking > int(ctx.tables["stacking_points"]):
         return False
     if board.side == "german" and board.corps_in(hex_id, {uid}) - {str(counter.corps)}:
         return False
@@ -48,7 +48,7 @@ def can_stand(board: Board, uid: str, hex_id: str, march: bool) -> bool:
 def reach(walker: Walker, uid: str, march: bool, entry_hex: str | None = None) -> Reach:
     """Every hex one unit could end in this phase (hex -> MP used), honouring 7.3, 8.4, 9.x and 6.x."""
     board = walker.board
-    cfg = board.cfg
+    ctx = board.ctx
     info = walker.plan.units.get(uid)
     if info is None or info.stopped:
         return Reach({}, {})
@@ -56,14 +56,14 @@ def reach(walker: Walker, uid: str, march: bool, entry_hex: str | None = None) -
         return Reach({}, {})
     if march and (board.side != "german" or info.began_next_to_enemy):
         return Reach({}, {})
-    budget = allowance(cfg, uid, march)
-    kind = cfg.counters[uid].kind
+    budget = allowance(ctx, uid, march)
+    kind = ctx.counters[uid].kind
     start = board.hex_of(uid) if board.own[uid]["status"] == "active" else None
     cost: dict[str, int] = {}
     prev: dict[str, str | None] = {}
     heap: list[tuple[int, str]] = []
     if start is None:
-        entry = cfg.entry_for(uid)
+        entry = ctx.entry_for(uid)
         if entry is None or board.turn < entry.turn:
             return Reach({}, {})
         for hex_id in entry.hexes:
@@ -84,7 +84,7 @@ def reach(walker: Walker, uid: str, march: bool, entry_hex: str | None = None) -
             continue
         if here != start and board.ezoc(here):
             continue  # 7.3: stop in the first enemy ZOC entered
-        for n, step in cfg.exits_from(kind, here):
+        for n, step in ctx.exits_from(kind, here):
             total = spent + step
             if total > budget or total >= cost.get(n, INF):
                 continue
@@ -98,13 +98,13 @@ def reach(walker: Walker, uid: str, march: bool, entry_hex: str | None = None) -
     return Reach(cost, prev)
 
 
-def field(cfg: Config, kind: str, goals: Mapping[str, int], blocked: Iterable[str] = (),
+def field(ctx: Context, kind: str, goals: Mapping[str, int], blocked: Iterable[str] = (),
           penalty: Mapping[str, int] | None = None) -> dict[str, int]:
     """Cost for a unit of `kind` to get from each hex to the cheapest goal (plus the goal's offset)."""
     blocked = set(blocked)
     penalty = penalty or {}
     dist: dict[str, int] = {}
-    heap = [(offset, g) for g, offset in sorted(goals.items()) if cfg.on_map(g)]
+    heap = [(offset, g) for g, offset in sorted(goals.items()) if ctx.hexes.on_map(g)]
     for offset, g in heap:
         dist[g] = min(dist.get(g, INF), offset)
     heapq.heapify(heap)
@@ -112,7 +112,7 @@ def field(cfg: Config, kind: str, goals: Mapping[str, int], blocked: Iterable[st
         d, here = heapq.heappop(heap)
         if d > dist.get(here, INF):
             continue
-        for n, step in cfg.entries_into(kind, here):
+        for n, step in ctx.entries_into(kind, here):
             if n in blocked:
                 continue
             total = d + step + penalty.get(n, 0)

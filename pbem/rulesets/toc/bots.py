@@ -6,14 +6,15 @@ from typing import Any, Mapping
 
 from . import bot_british, bot_german, sequence
 from .board import Board
+from .context import Context
 from .movement import Walker, after_phase
 from .orders import NEXT_OF
 
 
-def orders(view: Mapping[str, Any], side: str, seed: bytes) -> list[Any]:
+def orders(ctx: Context, view: Mapping[str, Any], side: str, seed: bytes) -> list[Any]:
     if view.get("result") or sequence.owner(str(view["phase"])) != side:
         return []
-    board = Board.from_view(view)
+    board = Board.from_view(ctx, view)
     phase = str(view["phase"])
     first: list[Any] = []
     chosen = view.get("sequence")

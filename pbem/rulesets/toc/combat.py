@@ -11,11 +11,12 @@ from typing import Any
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
-from pbem.core.ruleset import Decisions
+from pbem.core.ruleset import Decisions, State
+from pbem.rulesets.kit.stacks import stacks
 
 from . import bombardment, melee
 from .board import Board
-from .state import State
+from .context import Context, other
 
 
 def check(board: Board, orders: list[Any]) -> tuple[list[Problem], list[tuple[int, Any]]]:
@@ -49,9 +50,9 @@ def check(board: Board, orders: list[Any]) -> tuple[list[Problem], list[tuple[in
     return problems, fires
 
 
-def resolve(state: State, side: str, orders: list[Any], dice: Dice, decisions: Decisions,
+def resolve(ctx: Context, state: State, side: str, orders: list[Any], dice: Dice, decisions: Decisions,
             events: list[dict[str, Any]]) -> None:
-    board = Board.from_state(state, side)
+    board = Board.from_state(ctx, state, side)
     problems, fires = check(board, orders)
     bad = {p.order for p in problems}
     for index in sorted(i for i in bad if i is not None):
@@ -59,68 +60,65 @@ def resolve(state: State, side: str, orders: list[Any], dice: Dice, decisions: D
                        "why": next(p.message for p in problems if p.order == index)})
     for index, fire in fires:
         if index not in bad:
-            bombardment.resolve(state, side, orders[index], fire, dice, decisions, events)
+            bombardment.resolve(ctx, state, side, orders[index], fire, dice, decisions, events)
     for index, order in enumerate(orders):
         if "melee" in order and index not in bad:
-            melee.resolve(state, side, order, dice, decisions, events)
+            melee.resolve(ctx, state, side, order, dice, decisions, events)
 
 
-def possible(state: State, side: str) -> bool:
+def possible(ctx: Context, state: State, side: str) -> bool:
     """Whether `side` has any bombardment or melee it could make now (else its combat phase passes)."""
-    return possible_from_board(Board.from_state(state, side))
+    return possible_from_board(Board.from_state(ctx, state, side))
 
 
 def possible_from_board(board: Board) -> bool:
-    cfg = board.cfg
+    ctx = board.ctx
     if not board.enemy:
         return False
     for uid, unit in sorted(board.own.items()):
         if unit["status"] != "active":
             continue
-        counter = cfg.counters[uid]
+        counter = ctx.counters[uid]
         here = unit["hex"]
         if counter.melee_capable:
             if uid in board.marched:
                 continue
-            if any(board.enemy_at(n) and not cfg.canal_blocks(here, n) for n in cfg.neighbours(here)):
+            if any(board.enemy_at(n) and not ctx.canal_blocks(here, n) for n in ctx.hexes.neighbours(here)):
                 return True
         elif uid not in board.marched:
             for target in board.enemy:
-                if cfg.distance(here, target) > counter.range:
+                if ctx.hexes.distance(here, target) > counter.range:
                     continue
-                if cfg.los_clear(here, target) or bombardment.spotters(board, target, [uid]):
+                if ctx.los_clear(here, target) or bombardment.spotters(board, target, [uid]):
                     return True
     return False
 
 
-def possible_public(state: State, side: str) -> bool:
+def possible_public(ctx: Context, state: State, side: str) -> bool:
     """Whether `side` might have a combat, judged only from what its enemy can see (6.6).
 
     `awaiting` is shown to both sides, so it must not depend on units hidden in stacks: a stack
     with units beneath its top counts as if those could be artillery of the longest range or
     infantry. Every real possibility (`possible`) is also a public one, so no combat is ever lost.
     """
-    from .state import cfg_of, stacks
-
-    cfg = cfg_of(state)
-    enemy = set(stacks(state, "british" if side == "german" else "german"))
+    enemy = set(stacks(state, ctx.side_of, other(side)))
     if not enemy:
         return False
-    mine = stacks(state, side)
-    longest = max([c.range for c in cfg.counters.values() if c.side == side and c.artillery] + [0])
+    mine = stacks(state, ctx.side_of, side)
+    longest = max([c.range for c in ctx.counters.values() if c.side == side and c.artillery] + [0])
     occupied_by_me = set(mine)
     for here, units in mine.items():
-        top = cfg.counters[units[-1]]
+        top = ctx.counters[units[-1]]
         hidden = len(units) > 1
         if top.melee_capable or hidden:
-            if any(n in enemy and not cfg.canal_blocks(here, n) for n in cfg.neighbours(here)):
+            if any(n in enemy and not ctx.canal_blocks(here, n) for n in ctx.hexes.neighbours(here)):
                 return True
         reach = max(top.range if top.artillery else 0, longest if hidden else 0)
         if reach == 0:
             continue
         for target in enemy:
-            if cfg.distance(here, target) > reach:
+            if ctx.hexes.distance(here, target) > reach:
                 continue
-            if cfg.los_clear(here, target) or any(n in occupied_by_me for n in cfg.neighbours(target)):
+            if ctx.los_clear(here, target) or any(n in occupied_by_me for n in ctx.hexes.neighbours(target)):
                 return True
     return False

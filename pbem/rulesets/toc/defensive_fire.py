@@ -12,42 +12,40 @@ import json
 from typing import Any, Mapping
 
 from pbem.core.chance import Dice
-from pbem.core.ruleset import Decisions, standing_answer
+from pbem.core.ruleset import Decisions, State, standing_answer
 
 from . import losses
-from .config import Config
-from .state import State, cfg_of
-from .tables import clamp, defensive_fire_result
+from .context import Context
+from .results import clamp, defensive_fire_result
 
 HOLD = "hold"
 MAX_OPTIONS = 200
 
 
-def fire_value(cfg: Config, state: State, uid: str) -> int:
+def fire_value(ctx: Context, state: State, uid: str) -> int:
     """11.1: melee factor for infantry and cavalry, one for artillery."""
-    return cfg.counters[uid].defensive_fire(state["units"][uid]["steps"], int(cfg.tables["artillery_defence"]))
+    return ctx.counters[uid].defensive_fire(state["units"][uid]["steps"], int(ctx.tables["artillery_defence"]))
 
 
-def attack_value(cfg: Config, state: State, uids: list[str]) -> int:
-    return sum(cfg.counters[uid].melee(state["units"][uid]["steps"]) for uid in uids)
+def attack_value(ctx: Context, state: State, uids: list[str]) -> int:
+    return sum(ctx.counters[uid].melee(state["units"][uid]["steps"]) for uid in uids)
 
 
-def allocate(state: State, side: str, target: str, groups: Mapping[str, list[str]], defenders: list[str],
-             decisions: Decisions) -> dict[str, list[str]]:
+def allocate(ctx: Context, state: State, side: str, target: str, groups: Mapping[str, list[str]],
+             defenders: list[str], decisions: Decisions) -> dict[str, list[str]]:
     """11.2: which defending units fire at which attacking hex ({hex: [units]}, hexes not fired at left out)."""
-    cfg = cfg_of(state)
     rule = standing_answer(state, side, "defensive_fire", "largest-attack")
     if rule == "none" or not defenders or not groups:
         return {}
     hexes = sorted(groups)
-    largest = max(hexes, key=lambda h: (attack_value(cfg, state, groups[h]), len(groups[h]), [-ord(c) for c in h]))
+    largest = max(hexes, key=lambda h: (attack_value(ctx, state, groups[h]), len(groups[h]), [-ord(c) for c in h]))
     default = {largest: sorted(defenders)}
     if rule != "ask" or len(hexes) == 1:
         return default
     question = {
         "melee": target,
         "attackers": {h: [{"unit": uid, "steps": state["units"][uid]["steps"]} for uid in groups[h]] for h in hexes},
-        "defenders": [{"unit": uid, "steps": state["units"][uid]["steps"], "fire": fire_value(cfg, state, uid)}
+        "defenders": [{"unit": uid, "steps": state["units"][uid]["steps"], "fire": fire_value(ctx, state, uid)}
                       for uid in sorted(defenders)],
     }
     targets = hexes + [HOLD]
@@ -71,37 +69,36 @@ def allocate(state: State, side: str, target: str, groups: Mapping[str, list[str
     return plan
 
 
-def modifiers(cfg: Config, source: str, target: str) -> dict[str, int]:
+def modifiers(ctx: Context, source: str, target: str) -> dict[str, int]:
     """11.3: -1 for attackers in a built-up hex, +1 for attackers across a canal or river hexside."""
     out: dict[str, int] = {}
-    if cfg.built_up(source):
-        out["built-up"] = int(cfg.tables["modifiers"]["defensive_fire_from_built_up"])
-    if cfg.water(source, target):
-        out["water"] = int(cfg.tables["modifiers"]["defensive_fire_across_water"])
+    if ctx.built_up(source):
+        out["built-up"] = int(ctx.tables["modifiers"]["defensive_fire_from_built_up"])
+    if ctx.water(source, target):
+        out["water"] = int(ctx.tables["modifiers"]["defensive_fire_across_water"])
     return out
 
 
-def resolve(state: State, side: str, target: str, groups: Mapping[str, list[str]], plan: Mapping[str, list[str]],
-            dice: Dice, decisions: Decisions) -> list[dict[str, Any]]:
+def resolve(ctx: Context, state: State, side: str, target: str, groups: Mapping[str, list[str]],
+            plan: Mapping[str, list[str]], dice: Dice, decisions: Decisions) -> list[dict[str, Any]]:
     """11.4-11.5: one roll per attacking hex fired at; the defender apportions the losses."""
-    cfg = cfg_of(state)
     out: list[dict[str, Any]] = []
     for source in sorted(plan):
         firers = plan[source]
-        factors = sum(fire_value(cfg, state, uid) for uid in firers)
-        mods = modifiers(cfg, source, target)
+        factors = sum(fire_value(ctx, state, uid) for uid in firers)
+        mods = modifiers(ctx, source, target)
         roll = dice.die(6, f"11.4 defensive fire from {target} at {source}")
         modified = clamp(roll + sum(mods.values()))
-        result = defensive_fire_result(cfg.tables, factors, modified)
+        result = defensive_fire_result(ctx.tables, factors, modified)
         record: dict[str, Any] = {"at": source, "firers": list(firers), "factors": factors, "roll": roll,
                                   "modifiers": mods, "modified": modified, "losses": result, "results": []}
         if result > 0:
             participants = [uid for uid in groups[source] if state["units"][uid]["status"] == "active"]
             steps = {uid: state["units"][uid]["steps"] for uid in participants}
             allocation = losses.choose(
-                state, decisions, side=side, topic="fire_losses", section="11.5", steps=steps, count=result,
+                ctx, state, decisions, side=side, topic="fire_losses", section="11.5", steps=steps, count=result,
                 constrained=True, default="strongest-first",
                 question={"defensive_fire": target, "at": source})
-            losses.take_steps(state, allocation, record["results"])
+            losses.take_steps(ctx, state, allocation, record["results"])
         out.append(record)
     return out

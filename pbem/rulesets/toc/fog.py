@@ -16,16 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import State, normalize
-from .config import config
+from pbem.core.ruleset import State
+
 from . import victory
+from .context import Context
+from .events import EVENTS
+from .state import normalize
 
-PUBLIC = {"turn", "victory", "bombard", "melee", "melee-void", "overstack", "sequence", "concede"}
 
-
-def view(state: State, side: str) -> dict[str, Any]:
-    state = normalize(state)
-    cfg = config(state["setup"])
+def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
+    state = normalize(ctx, state)
     own: dict[str, Any] = {}
     enemy: dict[str, dict[str, Any]] = {}
     tops: dict[str, tuple[int, str]] = {}
@@ -34,7 +34,7 @@ def view(state: State, side: str) -> dict[str, Any]:
     enemy_surrounded: list[str] = []
     enemy_exited: list[str] = []
     for uid, unit in state["units"].items():
-        counter = cfg.counters[uid]
+        counter = ctx.counters[uid]
         status = unit["status"]
         if counter.side == side:
             entry: dict[str, Any] = {"hex": unit["hex"], "steps": unit["steps"], "status": status}
@@ -58,7 +58,7 @@ def view(state: State, side: str) -> dict[str, Any]:
             own[uid]["level"] = level
     for hex_id, (_, uid) in tops.items():
         steps = state["units"][uid]["steps"]
-        enemy[hex_id]["top"] = {"unit": uid, "steps": steps, **cfg.counters[uid].counter_face(steps)}
+        enemy[hex_id]["top"] = {"unit": uid, "steps": steps, **ctx.counters[uid].counter_face(steps)}
     marched = [uid for uid in state["marched"] if uid in own]
     return {
         "toc": 1,
@@ -75,23 +75,27 @@ def view(state: State, side: str) -> dict[str, Any]:
         "enemy_dead": sorted(enemy_dead),
         "enemy_surrounded": sorted(enemy_surrounded),
         "enemy_exited": sorted(enemy_exited),
-        "tally": {key: value for key, value in victory.tally(state).items() if key != "cut_off"},
+        "tally": {key: value for key, value in victory.tally(ctx, state).items() if key != "cut_off"},
     }
 
 
-def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
+def visible(ctx: Context, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    """The event as `side` may see it: its own whole; of the enemy's, the public types (`events.EVENTS`)
+    without their hidden fields."""
     if event.get("side") == side:
         return dict(event)
-    if event.get("type") not in PUBLIC:
+    kind = EVENTS.get(str(event.get("type")))
+    if kind is None or not kind.public:
         return None
     shown = dict(event)
-    if shown.get("type") == "bombard":
-        # The target's side sees the strength and where it came from (`from`, `factors`) and, in
-        # the modifiers, whether a spotter stood next to it (10.11); naming the guns or the
-        # spotters would show units under the tops of the bombarding side's stacks (6.6).
-        shown.pop("spotters", None)
-        shown.pop("with", None)
-    elif shown.get("type") == "melee-void":
-        # No combat took place, so no stack was examined (6.6): how many would have attacked.
-        shown["with"] = len(shown["with"])
+    # A bombardment: the target's side sees the strength and where it came from (`from`, `factors`)
+    # and, in the modifiers, whether a spotter stood next to it (10.11); naming the guns or the
+    # spotters would show units under the tops of the bombarding side's stacks (6.6).
+    for name in kind.hidden:
+        shown.pop(name, None)
+    # A melee that never happened: no combat took place, so no stack was examined (6.6): the
+    # other side learns how many would have attacked.
+    for name in kind.counted:
+        if name in shown:
+            shown[name] = len(shown[name])
     return shown

@@ -4,24 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from .config import config
+from .context import Context
 from .stacking import violations
 from .state import STATUSES
 
 
-def problems(state: dict[str, Any]) -> list[str]:
-    cfg = config(state["setup"])
+def problems(ctx: Context, state: dict[str, Any]) -> list[str]:
+    """What is wrong with a full state of the game `ctx` was prepared for (nothing: [])."""
     found: list[str] = []
-    if set(state["units"]) != set(cfg.counters):
+    if set(state["units"]) != set(ctx.counters):
         found.append("the units are not exactly the order of battle")
     places: dict[str, set[str]] = {}
     for uid, unit in sorted(state["units"].items()):
-        counter = cfg.counters[uid]
+        counter = ctx.counters[uid]
         status = unit["status"]
         if status not in STATUSES:
             found.append(f"{uid}: unknown status {status!r}")
         if status == "active":
-            if unit["hex"] is None or not cfg.on_map(unit["hex"]):
+            if unit["hex"] is None or not ctx.hexes.on_map(unit["hex"]):
                 found.append(f"{uid}: on the map but at {unit['hex']!r}")
             elif not 1 <= unit["steps"] <= counter.steps:
                 found.append(f"{uid}: {unit['steps']} steps of {counter.steps}")
@@ -41,13 +41,13 @@ def problems(state: dict[str, Any]) -> list[str]:
     for hex_id, sides in sorted(places.items()):
         if len(sides) > 1:
             found.append(f"{hex_id}: units of both sides (9.4)")
-    for hex_id, side in violations(state):
+    for hex_id, side in violations(ctx, state):
         found.append(f"{hex_id}: {side} stack over the limits (6.3, 6.5)")
-    if state["control"] != sorted(set(state["control"])) or any(not cfg.on_map(h) for h in state["control"]):
+    if state["control"] != sorted(set(state["control"])) or any(not ctx.hexes.on_map(h) for h in state["control"]):
         found.append("control is not a sorted list of map hexes")
     zs = [u["z"] for u in state["units"].values() if u["status"] == "active"]
     if len(zs) != len(set(zs)):
         found.append("two units share a stacking position")
-    if not 1 <= state["turn"] <= int(cfg.tables["last_turn"]):
-        found.append(f"turn {state['turn']} is outside 1-{cfg.tables['last_turn']}")
+    if not 1 <= state["turn"] <= int(ctx.tables["last_turn"]):
+        found.append(f"turn {state['turn']} is outside 1-{ctx.tables['last_turn']}")
     return found

@@ -18,10 +18,10 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping, Sequence
 
-from pbem.core.ruleset import Decisions, standing_answer
+from pbem.core.ruleset import Decisions, State, standing_answer
 
-from .config import Config
-from .state import State, cfg_of, occupied
+from .context import Context
+from .state import occupied
 from .zoc import around, refresh_control, surrounded
 
 Allocation = dict[str, int]
@@ -41,7 +41,7 @@ def _eligible(steps: Mapping[str, int], constrained: bool) -> list[str]:
     return alive
 
 
-def by_rule(cfg: Config, steps: Mapping[str, int], count: int, rule: str, constrained: bool,
+def by_rule(ctx: Context, steps: Mapping[str, int], count: int, rule: str, constrained: bool,
             start: Allocation | None = None) -> Allocation:
     """Take `count` steps one at a time by a named rule (see RULES)."""
     left = dict(steps)
@@ -54,7 +54,7 @@ def by_rule(cfg: Config, steps: Mapping[str, int], count: int, rule: str, constr
             break
 
         def worth(uid: str) -> tuple[int, int, int]:
-            counter = cfg.counters[uid]
+            counter = ctx.counters[uid]
             return (counter.worth(left[uid]), left[uid], counter.stacking)
 
         if rule == "weakest-first":
@@ -125,11 +125,10 @@ def allocations(steps: Mapping[str, int], count: int, constrained: bool,
     return out
 
 
-def choose(state: State, decisions: Decisions, *, side: str, topic: str, section: str, steps: Mapping[str, int],
-           count: int, constrained: bool, default: str, question: dict[str, Any],
+def choose(ctx: Context, state: State, decisions: Decisions, *, side: str, topic: str, section: str,
+           steps: Mapping[str, int], count: int, constrained: bool, default: str, question: dict[str, Any],
            priority: Sequence[str] = ()) -> Allocation:
     """The allocation `side` makes: priority list, then standing answer (or a decision request)."""
-    cfg = cfg_of(state)
     steps = {uid: n for uid, n in steps.items() if n > 0}
     count = min(count, sum(steps.values()))
     if count <= 0:
@@ -139,7 +138,7 @@ def choose(state: State, decisions: Decisions, *, side: str, topic: str, section
         return start
     rule = standing_answer(state, side, topic, default)
     fallback = rule if rule in RULES else default
-    picked = by_rule(cfg, steps, remaining, fallback if fallback in RULES else "strongest-first", constrained, start)
+    picked = by_rule(ctx, steps, remaining, fallback if fallback in RULES else "strongest-first", constrained, start)
     if rule != "ask":
         return picked
     options = allocations(steps, remaining, constrained, start)
@@ -157,9 +156,8 @@ def choose(state: State, decisions: Decisions, *, side: str, topic: str, section
 # --- applying losses ---------------------------------------------------------------------------
 
 
-def take_steps(state: State, allocation: Mapping[str, int], events_out: list[dict[str, Any]]) -> None:
+def take_steps(ctx: Context, state: State, allocation: Mapping[str, int], events_out: list[dict[str, Any]]) -> None:
     """Apply an allocation; eliminated units go to the dead pile (4.5: British ones may be surrounded)."""
-    cfg = cfg_of(state)
     for uid in sorted(allocation):
         lose = allocation[uid]
         if lose <= 0:
@@ -171,24 +169,23 @@ def take_steps(state: State, allocation: Mapping[str, int], events_out: list[dic
         unit["steps"] = max(0, before - lose)
         result: dict[str, Any] = {"unit": uid, "before": before, "after": unit["steps"]}
         if unit["steps"] == 0:
-            eliminate(state, uid, result)
+            eliminate(ctx, state, uid, result)
         else:
-            result.update(cfg.counters[uid].counter_face(unit["steps"]))
+            result.update(ctx.counters[uid].counter_face(unit["steps"]))
         events_out.append(result)
 
 
-def eliminate(state: State, uid: str, record: dict[str, Any] | None = None) -> None:
-    cfg = cfg_of(state)
+def eliminate(ctx: Context, state: State, uid: str, record: dict[str, Any] | None = None) -> None:
     unit = state["units"][uid]
     where = unit["hex"]
     is_surrounded = False
-    if cfg.counters[uid].side == "british" and where is not None and state["turn"] <= int(cfg.tables["last_turn"]):
-        is_surrounded = surrounded(cfg, where, occupied(state, "german"))
+    if ctx.counters[uid].side == "british" and where is not None and state["turn"] <= int(ctx.tables["last_turn"]):
+        is_surrounded = surrounded(ctx, where, occupied(ctx, state, "german"))
     unit.update(hex=None, steps=0, status="eliminated")
     if is_surrounded:
         unit["surrounded"] = True
     if record is not None:
         record["eliminated"] = True
-        if cfg.counters[uid].side == "british":
+        if ctx.counters[uid].side == "british":
             record["surrounded"] = is_surrounded
-    refresh_control(state, around(cfg, where))
+    refresh_control(ctx, state, around(ctx, where))

@@ -13,14 +13,14 @@ from typing import Any
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
-from pbem.core.ruleset import Decisions, standing_answer
+from pbem.core.ruleset import Decisions, State, standing_answer
+from pbem.rulesets.kit.stacks import place, stack
 
 from . import defensive_fire, losses
 from .board import Board
 from .bombardment import organisation_problem
-from .config import Config, other
-from .state import State, cfg_of, place, stack
-from .tables import automatic, clamp, melee_result
+from .context import Context, other
+from .results import automatic, clamp, melee_result
 from .zoc import around, refresh_control
 
 
@@ -35,14 +35,14 @@ def then_map(order: dict[str, Any]) -> dict[str, str]:
 
 
 def check(board: Board, order: dict[str, Any], index: int, used: set[str], targets: set[str]) -> list[Problem]:
-    cfg = board.cfg
+    ctx = board.ctx
     found: list[Problem] = []
 
     def problem(message: str, section: str, where: tuple[str | int, ...] = (), legal: str | None = None) -> None:
         found.append(Problem(message, order=index, path=where, section=section, legal=legal))
 
     target = order["melee"]
-    if not cfg.on_map(target) or not board.enemy_at(target):
+    if not ctx.hexes.on_map(target) or not board.enemy_at(target):
         problem(f"{target} holds no enemy unit to melee", "12.1", ("melee",))
         return found
     if target in targets:
@@ -53,7 +53,7 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
         if not board.on_map(uid):
             problem(f"{uid} is not a {board.side} unit on the map", "12.1", where)
             continue
-        counter = cfg.counters[uid]
+        counter = ctx.counters[uid]
         here = str(board.hex_of(uid))
         if not counter.melee_capable:
             problem(f"{uid} is artillery: artillery never attacks in melee", "12.1", where)
@@ -61,14 +61,14 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
             problem(f"{uid} already attacks in another melee this phase (one hex per melee)", "12.3", where)
         elif uid in board.marched:
             problem(f"{uid} used march mode this player turn and may not attack", "8.4", where)
-        elif not cfg.adjacent(here, target):
+        elif not ctx.hexes.adjacent(here, target):
             problem(f"{uid} at {here} is not next to {target}", "12.1", where)
-        elif cfg.canal_blocks(here, target):
+        elif ctx.canal_blocks(here, target):
             problem(f"{uid} at {here} cannot attack across the unbridged canal into {target}", "9.13", where)
     if found:
         return found
     if board.side == "german":
-        wrong = organisation_problem(cfg, board.turn, attackers, "units")
+        wrong = organisation_problem(ctx, board.turn, attackers, "units")
         if wrong:
             problem(wrong, "12.14", ("with",))
             return found
@@ -77,9 +77,9 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
             if uid not in attackers:
                 problem(f"{uid} is not one of this melee's attackers", section, (key, k))
     advance = list(order.get("advance") or [])
-    points = sum(cfg.counters[uid].stacking for uid in advance if uid in cfg.counters)
-    if points > int(cfg.tables["stacking_points"]):
-        problem(f"the advancing units hold {points} stacking points; the limit is {cfg.tables['stacking_points']}",
+    points = sum(ctx.counters[uid].stacking for uid in advance if uid in ctx.counters)
+    if points > int(ctx.tables["stacking_points"]):
+        problem(f"the advancing units hold {points} stacking points; the limit is {ctx.tables['stacking_points']}",
                 "12.13", ("advance",))
     if order.get("then") is not None and not advance:
         problem("a second-hex advance needs the units that advance listed in `advance`", "12.13", ("then",))
@@ -87,9 +87,9 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
         at: tuple[str | int, ...] = ("then",) if isinstance(order.get("then"), str) else ("then", uid)
         if uid not in advance:
             problem(f"{uid} is not listed in `advance`", "12.13", at)
-        elif not cfg.on_map(hex_id) or not cfg.adjacent(target, hex_id):
+        elif not ctx.hexes.on_map(hex_id) or not ctx.hexes.adjacent(target, hex_id):
             problem(f"{hex_id} is not next to {target}", "12.13", at)
-        elif cfg.enter_cost(cfg.counters[uid].kind, target, hex_id) is None:
+        elif ctx.enter_cost(ctx.counters[uid].kind, target, hex_id) is None:
             problem(f"{uid} cannot advance from {target} into {hex_id} (terrain still counts)", "12.13", at)
     return found
 
@@ -103,24 +103,23 @@ def _groups(state: State, attackers: list[str]) -> dict[str, list[str]]:
     return {h: sorted(out[h]) for h in sorted(out)}
 
 
-def _modifiers(cfg: Config, target: str, groups: dict[str, list[str]]) -> dict[str, int]:
+def _modifiers(ctx: Context, target: str, groups: dict[str, list[str]]) -> dict[str, int]:
     """12.6: the defender's terrain, and -1 when every attacker comes across a canal or river."""
     out: dict[str, int] = {}
-    if cfg.built_up(target):
-        out["built-up"] = int(cfg.tables["modifiers"]["melee_defender_built_up"])
-    elif cfg.terrain_is(target, "melee_forest"):
-        out["forest"] = int(cfg.tables["modifiers"]["melee_defender_forest"])
-    if groups and all(cfg.water(source, target) for source in groups):
-        out["water"] = int(cfg.tables["modifiers"]["melee_all_across_water"])
+    if ctx.built_up(target):
+        out["built-up"] = int(ctx.tables["modifiers"]["melee_defender_built_up"])
+    elif ctx.terrain_is(target, "melee_forest"):
+        out["forest"] = int(ctx.tables["modifiers"]["melee_defender_forest"])
+    if groups and all(ctx.water(source, target) for source in groups):
+        out["water"] = int(ctx.tables["modifiers"]["melee_all_across_water"])
     return out
 
 
-def resolve(state: State, side: str, order: dict[str, Any], dice: Dice, decisions: Decisions,
+def resolve(ctx: Context, state: State, side: str, order: dict[str, Any], dice: Dice, decisions: Decisions,
             events: list[dict[str, Any]]) -> None:
-    cfg = cfg_of(state)
     enemy = other(side)
     target = order["melee"]
-    defenders = stack(state, target, enemy)
+    defenders = stack(state, target, ctx.side_of, enemy)
     attackers = [uid for uid in order["with"] if state["units"][uid]["status"] == "active"]
     if not defenders:
         events.append({"type": "melee-void", "side": side, "section": "12.1", "target": target,
@@ -134,76 +133,75 @@ def resolve(state: State, side: str, order: dict[str, Any], dice: Dice, decision
         "defenders": [{"unit": uid, "steps": state["units"][uid]["steps"]} for uid in defenders],
     }
     # 12.10 / 11.x: defensive fire against the just-declared melee
-    plan = defensive_fire.allocate(state, enemy, target, groups, defenders, decisions)
-    event["defensive_fire"] = defensive_fire.resolve(state, enemy, target, groups, plan, dice, decisions)
+    plan = defensive_fire.allocate(ctx, state, enemy, target, groups, defenders, decisions)
+    event["defensive_fire"] = defensive_fire.resolve(ctx, state, enemy, target, groups, plan, dice, decisions)
     attackers = [uid for uid in attackers if state["units"][uid]["status"] == "active"]
     groups = _groups(state, attackers)
     if not attackers:
         event["outcome"] = "attackers-eliminated"
         events.append(event)
         return
-    attack = sum(cfg.counters[uid].melee(state["units"][uid]["steps"]) for uid in attackers)
-    defence = sum(cfg.counters[uid].melee(state["units"][uid]["steps"], int(cfg.tables["artillery_defence"]))
+    attack = sum(ctx.counters[uid].melee(state["units"][uid]["steps"]) for uid in attackers)
+    defence = sum(ctx.counters[uid].melee(state["units"][uid]["steps"], int(ctx.tables["artillery_defence"]))
                   for uid in defenders)
     event.update(attack=attack, defence=defence)
-    if automatic(attack, defence, int(cfg.tables["max_odds"])):
-        lose_a, lose_d, how = melee_result(cfg.tables, attack, defence, None)
+    if automatic(attack, defence, int(ctx.tables["max_odds"])):
+        lose_a, lose_d, how = melee_result(ctx.tables, attack, defence, None)
     else:
-        mods = _modifiers(cfg, target, groups)
+        mods = _modifiers(ctx, target, groups)
         roll = dice.die(6, f"12.11 melee at {target}")
         modified = clamp(roll + sum(mods.values()))
-        lose_a, lose_d, how = melee_result(cfg.tables, attack, defence, modified)
+        lose_a, lose_d, how = melee_result(ctx.tables, attack, defence, modified)
         event.update(roll=roll, modifiers=mods, modified=modified)
     event.update(odds=how, result=f"{lose_a}/{lose_d}")
     # 12.12: the defender absorbs its losses first, each side spreads its own as it likes
     defender_results: list[dict[str, Any]] = []
     steps = {uid: state["units"][uid]["steps"] for uid in defenders}
-    allocation = losses.choose(state, decisions, side=enemy, topic="own_losses", section="12.12", steps=steps,
+    allocation = losses.choose(ctx, state, decisions, side=enemy, topic="own_losses", section="12.12", steps=steps,
                                count=lose_d, constrained=False, default="weakest-first",
                                question={"melee": target, "as": "defender"})
-    losses.take_steps(state, allocation, defender_results)
+    losses.take_steps(ctx, state, allocation, defender_results)
     attacker_results: list[dict[str, Any]] = []
     steps = {uid: state["units"][uid]["steps"] for uid in attackers}
-    allocation = losses.choose(state, decisions, side=side, topic="own_losses", section="12.12", steps=steps,
+    allocation = losses.choose(ctx, state, decisions, side=side, topic="own_losses", section="12.12", steps=steps,
                                count=lose_a, constrained=False, default="weakest-first",
                                question={"melee": target, "as": "attacker"},
                                priority=list(order.get("losses") or []))
-    losses.take_steps(state, allocation, attacker_results)
+    losses.take_steps(ctx, state, allocation, attacker_results)
     event.update(defender_results=defender_results, attacker_results=attacker_results)
     survivors = [uid for uid in attackers if state["units"][uid]["status"] == "active"]
-    if stack(state, target, enemy) or not survivors:
-        event["outcome"] = "held" if stack(state, target, enemy) else "both-eliminated"
+    if stack(state, target, ctx.side_of, enemy) or not survivors:
+        event["outcome"] = "held" if stack(state, target, ctx.side_of, enemy) else "both-eliminated"
         events.append(event)
         return
     event["outcome"] = "taken"
-    advance(state, side, order, target, survivors, decisions, event)
+    advance(ctx, state, side, order, target, survivors, decisions, event)
     events.append(event)
 
 
-def _fits(cfg: Config, units: list[str]) -> bool:
-    return sum(cfg.counters[uid].stacking for uid in units) <= int(cfg.tables["stacking_points"])
+def _fits(ctx: Context, units: list[str]) -> bool:
+    return sum(ctx.counters[uid].stacking for uid in units) <= int(ctx.tables["stacking_points"])
 
 
-def _advancers(state: State, side: str, order: dict[str, Any], target: str, survivors: list[str],
+def _advancers(ctx: Context, state: State, side: str, order: dict[str, Any], target: str, survivors: list[str],
                decisions: Decisions) -> list[str]:
     """12.13: who advances into the emptied hex (at least one); the order's list, else the standing answer."""
-    cfg = cfg_of(state)
     listed = [uid for uid in order.get("advance") or [] if uid in survivors]
-    if listed and _fits(cfg, listed):
+    if listed and _fits(ctx, listed):
         return listed
-    strongest = sorted(survivors, key=lambda u: (-cfg.counters[u].melee(state["units"][u]["steps"]),
+    strongest = sorted(survivors, key=lambda u: (-ctx.counters[u].melee(state["units"][u]["steps"]),
                                                  -state["units"][u]["steps"], u))
     rule = standing_answer(state, side, "advance", "strongest")
     default = [strongest[0]]
     if rule == "all":
         chosen: list[str] = []
         for uid in strongest:
-            if _fits(cfg, chosen + [uid]):
+            if _fits(ctx, chosen + [uid]):
                 chosen.append(uid)
         return chosen
     if rule == "ask" and len(survivors) > 1:
         options = [sorted(c) for n in range(1, len(survivors) + 1) for c in itertools.combinations(sorted(survivors), n)
-                   if _fits(cfg, list(c))]
+                   if _fits(ctx, list(c))]
         ordered = [default] + sorted((o for o in options if o != default), key=json.dumps)
         answer = decisions.ask(side, "advance", "12.13",
                                {"melee": target, "survivors": [{"unit": u, "steps": state["units"][u]["steps"]}
@@ -212,20 +210,19 @@ def _advancers(state: State, side: str, order: dict[str, Any], target: str, surv
     return default
 
 
-def advance(state: State, side: str, order: dict[str, Any], target: str, survivors: list[str],
+def advance(ctx: Context, state: State, side: str, order: dict[str, Any], target: str, survivors: list[str],
             decisions: Decisions, event: dict[str, Any]) -> None:
-    cfg = cfg_of(state)
-    movers = _advancers(state, side, order, target, survivors, decisions)
+    movers = _advancers(ctx, state, side, order, target, survivors, decisions)
     origins = {uid: state["units"][uid]["hex"] for uid in movers}
     for uid in sorted(movers, key=lambda u: (state["units"][u]["z"], u)):
         place(state, uid, target)
-        refresh_control(state, around(cfg, origins[uid], target))
+        refresh_control(ctx, state, around(ctx, origins[uid], target))
     event["advanced"] = list(movers)
     wanted = {uid: h for uid, h in then_map(order).items() if uid in movers}
     if not wanted:
         return
     # 12.13: the second hex must be empty before this secondary advance begins
-    occupied_before = {h for h in set(wanted.values()) if stack(state, h)}
+    occupied_before = {h for h in set(wanted.values()) if stack(state, h, ctx.side_of)}
     moved: dict[str, str] = {}
     refused: dict[str, str] = {}
     for uid in sorted(wanted):
@@ -233,15 +230,15 @@ def advance(state: State, side: str, order: dict[str, Any], target: str, survivo
         arriving = [u for u, h in moved.items() if h == hex_id] + [uid]
         if hex_id in occupied_before:
             refused[uid] = "occupied"
-        elif cfg.enter_cost(cfg.counters[uid].kind, target, hex_id) is None:
+        elif ctx.enter_cost(ctx.counters[uid].kind, target, hex_id) is None:
             refused[uid] = "terrain"
-        elif not _fits(cfg, arriving):
+        elif not _fits(ctx, arriving):
             refused[uid] = "stacking"
         else:
             moved[uid] = hex_id
     for uid in sorted(moved, key=lambda u: (state["units"][u]["z"], u)):
         place(state, uid, moved[uid])
-        refresh_control(state, around(cfg, target, moved[uid]))
+        refresh_control(ctx, state, around(ctx, target, moved[uid]))
     event["second_hex"] = dict(sorted(moved.items()))
     if refused:
         event["second_hex_refused"] = dict(sorted(refused.items()))

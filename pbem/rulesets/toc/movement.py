@@ -15,18 +15,23 @@ Orders:
   first hex is its designated entry hex (8.2); the n-th entering stack at a hex pays n MP to
   enter it (8.4). A British unit in an exit hex leaves with the last path element `off` (4.4).
 - `{top: unit}`: put a unit on top of its own stack (what the enemy sees of it, 6.6).
+
+A move order is checked rule by rule (`Move`): first the order as a whole (`BEFORE_THE_PATH`),
+then every element of its path (`EVERY_STEP`, then `LEAVING` for `off` or `INTO_A_HEX`). Each
+check is one function named by its section; the first check that fails stops the order.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from pbem.core.errors import Problem
+from pbem.core.ruleset import State
+from pbem.rulesets.kit.stacks import place, put_on_top
 
 from .board import Board
-from .config import Config
-from .state import State, place, put_on_top
+from .context import Context
 from .zoc import around, refresh_control
 
 OFF = "off"
@@ -53,19 +58,19 @@ class Plan:
     columns: dict[str, int] = field(default_factory=dict)  # entry hex -> stacks entered so far (8.4)
 
 
-def allowance(cfg: Config, uid: str, march: bool) -> int:
+def allowance(ctx: Context, uid: str, march: bool) -> int:
     """9.1, 9.20: the MF, doubled in march mode."""
-    factor = int(cfg.tables["march_factor"]) if march else 1
-    return cfg.counters[uid].move * factor
+    factor = int(ctx.tables["march_factor"]) if march else 1
+    return ctx.counters[uid].move * factor
 
 
-def prohibition(cfg: Config, kind: str, a: str, b: str) -> tuple[str, str]:
+def prohibition(ctx: Context, kind: str, a: str, b: str) -> tuple[str, str]:
     """Why a unit of `kind` may not step from a to b: (section, reason)."""
-    if cfg.canal_blocks(a, b):
+    if ctx.canal_blocks(a, b):
         return "9.13", f"the canal between {a} and {b} has no bridge"
-    if cfg.river(a, b) and not cfg.bridged(a, b) and cfg.tables["river_extra"][kind] is None:
+    if ctx.river(a, b) and not ctx.bridged(a, b) and ctx.tables["river_extra"][kind] is None:
         return "9.12", f"{kind} crosses rivers only by bridges ({a}-{b})"
-    terrain = cfg.terrain(b)
+    terrain = ctx.hexes.terrain(b)
     if terrain == "forest":
         return "9.11", f"{kind} enters forest ({b}) only along a road"
     return "9.15", f"{kind} enters built-up hexes ({b}) only along a road"
@@ -80,8 +85,8 @@ def parent_of(board: Board, plan: Plan, uid: str, path: list[Any]) -> str:
 
 
 def entry_problem(board: Board, uid: str, entry_hex: str) -> str | None:
-    cfg = board.cfg
-    entry = cfg.entry_for(uid)
+    ctx = board.ctx
+    entry = ctx.entry_for(uid)
     if entry is None:
         return f"{uid} has no entry in 8.2"
     if board.turn < entry.turn:
@@ -121,13 +126,15 @@ class Walker:
                 self.plan.steps.append({"kind": "top", "order": index, "unit": uid})
             return found
         if "move" in order:
-            parent = _check_move(board, self.plan, order, index, found, self.closed, self.current)
-            if not found and parent is not None:
+            move = Move(board, self.plan, order, index, self.closed)
+            found += move.check()
+            if not found:
+                move.carry_out()
                 # 9.6 closes a stack that began the phase on the map once another moves; units
                 # still off the map began nowhere, so each entering stack stands alone (8.4).
-                if self.current is not None and self.current != parent and not self.current.startswith("off:"):
+                if self.current is not None and self.current != move.parent and not self.current.startswith("off:"):
                     self.closed.add(self.current)
-                self.current = parent
+                self.current = move.parent
         return found
 
 
@@ -140,185 +147,395 @@ def simulate(board: Board, orders: list[Any]) -> tuple[list[Problem], Plan]:
     return problems, walker.plan
 
 
-def _check_move(board: Board, plan: Plan, order: dict[str, Any], index: int, found: list[Problem],
-                closed: set[str], current: str | None) -> str | None:
-    cfg = board.cfg
-    units = list(order["move"])
-    path = list(order["path"])
-    march = bool(order.get("march", False))
+# --- one move order ------------------------------------------------------------------------------
 
-    def problem(message: str, section: str, where: tuple[str | int, ...] = (), legal: str | None = None) -> None:
-        found.append(Problem(message, order=index, path=where, section=section, legal=legal))
 
-    for k, uid in enumerate(units):
-        if uid not in board.own:
-            problem(f"{uid} is not a {board.side} unit", "9.1", ("move", k))
-        elif board.own[uid]["status"] not in ("active", "container"):
-            problem(f"{uid} is {board.own[uid]['status']} and cannot move", "9.1", ("move", k))
-    if found:
+class Move:
+    """One `{move: ..., path: ..., march: ...}` order: its checks walk the path on a copy of the
+    stack's progress (MP spent, where it stands, whether it stopped or left); `carry_out` then
+    records a legal move on the board and in the plan."""
+
+    def __init__(self, board: Board, plan: Plan, order: dict[str, Any], index: int, closed: set[str]) -> None:
+        self.board = board
+        self.ctx = board.ctx
+        self.plan = plan
+        self.index = index
+        self.closed = closed
+        self.units = list(order["move"])
+        self.path = list(order["path"])
+        self.march = bool(order.get("march", False))
+        self.group = set(self.units)
+        self.k = 0  # the path element being checked
+        self.location: str | None = None
+        self.entry_hex: str | None = None
+        self.column = 0
+        self.costs: dict[str, int] = {}
+        self.taken: list[str] = []
+        self.stopped = False
+        self.exited = False
+        self._prices: tuple[str | None, str, dict[str, int | None]] | None = None
+
+    def problem(self, message: str, section: str, where: tuple[str | int, ...] = (),
+                legal: str | None = None) -> Problem:
+        return Problem(message, order=self.index, path=where, section=section, legal=legal)
+
+    def at_step(self, message: str, section: str, legal: str | None = None) -> Problem:
+        return self.problem(message, section, ("path", self.k), legal)
+
+    @property
+    def parents(self) -> set[str]:
+        return {parent_of(self.board, self.plan, uid, self.path) for uid in self.units}
+
+    @property
+    def parent(self) -> str:
+        return next(iter(self.parents))
+
+    @property
+    def corps(self) -> set[str]:
+        return {str(self.ctx.counters[uid].corps) for uid in self.units}
+
+    @property
+    def entering(self) -> bool:
+        """The stack is still off the map: its next hex is its entry hex (8.2)."""
+        return self.location is None
+
+    def price(self, step: str) -> dict[str, int | None]:
+        """Each unit's MP to enter `step` from where the stack stands (None: prohibited); entering,
+        the column cost of the entry hex (8.4)."""
+        if self._prices is None or self._prices[:2] != (self.location, step):
+            if self.location is None:
+                column = self.plan.columns.get(step, 0) + 1
+                found: dict[str, int | None] = {uid: column for uid in self.units}
+            else:
+                found = {uid: self.ctx.enter_cost(self.ctx.counters[uid].kind, self.location, step)
+                         for uid in self.units}
+            self._prices = (self.location, step, found)
+        return self._prices[2]
+
+    def check(self) -> list[Problem]:
+        """Every problem of the order (none: it is legal), walking its path as far as it goes."""
+        for group in BEFORE_THE_PATH:
+            found = [problem for check in group for problem in check(self)]
+            if found:
+                return found
+        self.location = {self.board.own[uid]["hex"] for uid in self.units}.pop()
+        self.costs = {uid: self.plan.units[uid].mp for uid in self.units}
+        for k, step in enumerate(self.path):
+            self.k = k
+            checks = EVERY_STEP + (LEAVING if step == OFF else INTO_A_HEX)
+            for step_check in checks:
+                problem = step_check(self, step)
+                if problem is not None:
+                    return [problem]
+            if step == OFF:
+                self._leave()
+            else:
+                self._enter(step)
+        return []
+
+    def _leave(self) -> None:
+        for uid in self.units:
+            self.costs[uid] += int(self.ctx.tables["exit_cost"])
+        self.exited = True
+        self.taken.append(OFF)
+
+    def _enter(self, step: str) -> None:
+        prices = self.price(step)
+        if self.location is None:
+            self.entry_hex = step
+            self.column = self.plan.columns.get(step, 0) + 1
+        for uid in self.units:
+            self.costs[uid] += int(prices[uid] or 0)
+        self.location = step
+        self.taken.append(step)
+        if self.board.ezoc(step):
+            self.stopped = True
+
+    def carry_out(self) -> None:
+        """Record the checked move: the stack's new place and MP, and the step of the plan."""
+        board, plan = self.board, self.plan
+        if self.entry_hex is not None:
+            plan.columns[self.entry_hex] = self.column
+        for uid in sorted(self.units, key=lambda u: board.own[u]["z"]):
+            if self.location is not None:
+                board.move(uid, self.location)
+        for uid in self.units:
+            info = plan.units[uid]
+            info.mp = self.costs[uid]
+            info.march = self.march
+            if self.entry_hex is not None:
+                info.entry = self.entry_hex
+            if self.stopped:
+                info.stopped = True
+            if self.exited:
+                board.move(uid, None, "exited")
+        plan.steps.append({"kind": "move", "order": self.index, "units": self.units, "path": self.taken,
+                           "march": self.march, "entry": self.entry_hex, "column": self.column, "exit": self.exited,
+                           "stopped": self.stopped})
+
+
+OrderCheck = Callable[[Move], list[Problem]]
+UnitCheck = Callable[[Move, int, str], Problem | None]
+StepCheck = Callable[[Move, Any], Problem | None]
+
+
+def each_unit(*checks: UnitCheck) -> OrderCheck:
+    """An order check running `checks` on every unit of the order in turn (unit by unit)."""
+    def run(move: Move) -> list[Problem]:
+        found = [unit_check(move, k, uid) for k, uid in enumerate(move.units) for unit_check in checks]
+        return [problem for problem in found if problem is not None]
+    return run
+
+
+# --- the order as a whole ------------------------------------------------------------------------
+
+
+def _9_1_movable(move: Move, k: int, uid: str) -> Problem | None:
+    """9.1: only the side's own units move, and only those on the map or waiting to enter."""
+    own = move.board.own
+    if uid not in own:
+        return move.problem(f"{uid} is not a {move.board.side} unit", "9.1", ("move", k))
+    if own[uid]["status"] not in ("active", "container"):
+        return move.problem(f"{uid} is {own[uid]['status']} and cannot move", "9.1", ("move", k))
+    return None
+
+
+def _9_1_a_path(move: Move) -> list[Problem]:
+    return [] if move.path else [move.problem("the path is empty", "9.1", ("path",))]
+
+
+def _9_5_all_on_or_all_off(move: Move) -> list[Problem]:
+    waiting = [uid for uid in move.units if move.board.own[uid]["status"] == "container"]
+    if waiting and len(waiting) != len(move.units):
+        return [move.problem("units on the map and units still off it cannot move together", "9.5", ("move",))]
+    return []
+
+
+def _6_5_one_corps(move: Move) -> list[Problem]:
+    corps = move.corps
+    if move.board.side == "german" and len(corps) > 1:
+        return [move.problem(f"units of different corps ({', '.join(sorted(corps))}) never move together", "6.5",
+                             ("move",))]
+    return []
+
+
+def _9_5_one_parent_stack(move: Move) -> list[Problem]:
+    if len(move.parents) > 1:
+        return [move.problem("only units that began the phase in the same hex may move as a stack", "9.5",
+                             ("move",))]
+    return []
+
+
+def _9_6_not_ended(move: Move) -> list[Problem]:
+    if move.parent in move.closed:
+        return [move.problem("this stack's movement ended when another stack moved", "9.6", ("move",))]
+    return []
+
+
+def _9_5_one_hex(move: Move) -> list[Problem]:
+    if len({move.board.own[uid]["hex"] for uid in move.units}) > 1:
+        return [move.problem("the units are not in one hex now (9.5: a stack moves from where it stands)", "9.5",
+                             ("move",))]
+    return []
+
+
+def _9_20_one_mode(move: Move, k: int, uid: str) -> Problem | None:
+    """9.20: a unit moves in march mode or not for the whole phase."""
+    info = move.plan.units[uid]
+    if info.march is not None and info.march != move.march:
+        return move.problem(f"{uid} already moved {'in' if info.march else 'without'} march mode this phase", "9.20",
+                            ("march",))
+    return None
+
+
+def _7_3_not_stopped(move: Move, k: int, uid: str) -> Problem | None:
+    """7.3: a unit that entered an enemy ZOC moves no further this phase."""
+    if move.plan.units[uid].stopped:
+        return move.problem(f"{uid} entered an enemy ZOC and has stopped for this phase", "7.3", ("move", k))
+    return None
+
+
+def _9_20_march_mode(move: Move) -> list[Problem]:
+    """9.20: march mode is German only, and never for a unit that began the phase next to a British unit."""
+    if not move.march:
+        return []
+    if move.board.side != "german":
+        return [move.problem("only German units use march mode", "9.20", ("march",))]
+    return [move.problem(f"{uid} began the phase next to a British unit: no march mode", "9.20", ("move", k))
+            for k, uid in enumerate(move.units) if move.plan.units[uid].began_next_to_enemy]
+
+
+# Groups of checks of the whole order, in order: a group runs in full, and one that finds anything
+# ends the check (a later group may assume what an earlier one established).
+BEFORE_THE_PATH: tuple[tuple[OrderCheck, ...], ...] = (
+    (each_unit(_9_1_movable),),
+    (_9_1_a_path,),
+    (_9_5_all_on_or_all_off,),
+    (_6_5_one_corps,),
+    (_9_5_one_parent_stack,),
+    (_9_6_not_ended,),
+    (_9_5_one_hex,),
+    (each_unit(_9_20_one_mode, _7_3_not_stopped), _9_20_march_mode),
+)
+
+
+# --- every element of the path -------------------------------------------------------------------
+
+
+def _4_4_nothing_after_off(move: Move, step: Any) -> Problem | None:
+    return move.at_step("nothing can follow `off` in a path", "4.4") if move.exited else None
+
+
+def _7_3_stack_stopped(move: Move, step: Any) -> Problem | None:
+    return move.at_step(f"the stack stopped in the enemy ZOC at {move.location}", "7.3") if move.stopped else None
+
+
+def _4_4_british_only(move: Move, step: Any) -> Problem | None:
+    return move.at_step("only British units leave the map", "4.4") if move.board.side != "british" else None
+
+
+def _4_4_from_an_exit_hex(move: Move, step: Any) -> Problem | None:
+    exits = move.ctx.hexes.set("exit")
+    if move.location is None or move.location not in exits:
+        return move.at_step("units leave the map only from a British exit hex", "4.4", ", ".join(exits))
+    return None
+
+
+def _4_4_from_turn(move: Move, step: Any) -> Problem | None:
+    first = move.ctx.tables["exit_from_turn"]
+    if move.board.turn < int(first):
+        return move.at_step(f"no unit leaves the map before turn {first}", "4.4")
+    return None
+
+
+def _4_4_movement_points(move: Move, step: Any) -> Problem | None:
+    cost = int(move.ctx.tables["exit_cost"])
+    for uid in move.units:
+        if move.costs[uid] + cost > allowance(move.ctx, uid, move.march):
+            return move.at_step(f"{uid} has not the {cost} MP left to leave the map", "4.4")
+    return None
+
+
+def _9_19_on_the_map(move: Move, step: Any) -> Problem | None:
+    if not isinstance(step, str) or not move.ctx.hexes.on_map(step):
+        return move.at_step(f"{step} is not a hex on the map", "9.19")
+    return None
+
+
+def _8_2_entry_hex(move: Move, step: str) -> Problem | None:
+    """8.2: a unit enters on its turn, by its designated entry hex."""
+    if not move.entering:
         return None
-    if not path:
-        problem("the path is empty", "9.1", ("path",))
+    for uid in move.units:
+        why = entry_problem(move.board, uid, step)
+        if why:
+            return move.at_step(why, "8.2")
+    return None
+
+
+def _9_1_next_hex(move: Move, step: str) -> Problem | None:
+    if move.entering:
         return None
-    waiting = [uid for uid in units if board.own[uid]["status"] == "container"]
-    if waiting and len(waiting) != len(units):
-        problem("units on the map and units still off it cannot move together", "9.5", ("move",))
+    assert move.location is not None
+    if not move.ctx.hexes.adjacent(move.location, step):
+        return move.at_step(f"{step} is not next to {move.location}", "9.1")
+    return None
+
+
+def _9_11_to_9_15_terrain(move: Move, step: str) -> Problem | None:
+    """9.11-9.15: terrain and hexsides a unit of its kind may not cross (the section says which)."""
+    if move.entering:
         return None
-    corps = {str(cfg.counters[uid].corps) for uid in units}
-    if board.side == "german" and len(corps) > 1:
-        problem(f"units of different corps ({', '.join(sorted(corps))}) never move together", "6.5", ("move",))
-        return None
-    parents = {parent_of(board, plan, uid, path) for uid in units}
-    if len(parents) > 1:
-        problem("only units that began the phase in the same hex may move as a stack", "9.5", ("move",))
-        return None
-    parent = parents.pop()
-    if parent in closed or (current is not None and current != parent and parent in closed):
-        problem("this stack's movement ended when another stack moved", "9.6", ("move",))
-        return None
-    locations = {board.own[uid]["hex"] for uid in units}
-    if len(locations) > 1:
-        problem("the units are not in one hex now (9.5: a stack moves from where it stands)", "9.5", ("move",))
-        return None
-    for k, uid in enumerate(units):
-        info = plan.units[uid]
-        if info.march is not None and info.march != march:
-            problem(f"{uid} already moved {'in' if info.march else 'without'} march mode this phase", "9.20",
-                    ("march",))
-        if info.stopped:
-            problem(f"{uid} entered an enemy ZOC and has stopped for this phase", "7.3", ("move", k))
-    if march:
-        if board.side != "german":
-            problem("only German units use march mode", "9.20", ("march",))
-        else:
-            for k, uid in enumerate(units):
-                if plan.units[uid].began_next_to_enemy:
-                    problem(f"{uid} began the phase next to a British unit: no march mode", "9.20", ("move", k))
-    if found:
-        return None
-    location: str | None = locations.pop()
-    entry_hex = None
-    column = 0
-    taken: list[str] = []
-    costs = {uid: plan.units[uid].mp for uid in units}
-    stopped = False
-    exited = False
-    group = set(units)
-    sp = sum(cfg.counters[uid].stacking for uid in units)
-    for k, step in enumerate(path):
-        where = ("path", k)
-        if exited:
-            problem("nothing can follow `off` in a path", "4.4", where)
-            return None
-        if stopped:
-            problem(f"the stack stopped in the enemy ZOC at {location}", "7.3", where)
-            return None
-        if step == OFF:
-            if board.side != "british":
-                problem("only British units leave the map", "4.4", where)
-                return None
-            if location is None or location not in cfg.set("exit"):
-                problem("units leave the map only from a British exit hex", "4.4", where,
-                        ", ".join(cfg.set("exit")))
-                return None
-            if board.turn < int(cfg.tables["exit_from_turn"]):
-                problem(f"no unit leaves the map before turn {cfg.tables['exit_from_turn']}", "4.4", where)
-                return None
-            for uid in units:
-                cost = int(cfg.tables["exit_cost"])
-                if costs[uid] + cost > allowance(cfg, uid, march):
-                    problem(f"{uid} has not the {cost} MP left to leave the map", "4.4", where)
-                    return None
-                costs[uid] += cost
-            exited = True
-            taken.append(OFF)
-            continue
-        if not isinstance(step, str) or not cfg.on_map(step):
-            problem(f"{step} is not a hex on the map", "9.19", where)
-            return None
-        if location is None:
-            for uid in units:
-                why = entry_problem(board, uid, step)
-                if why:
-                    problem(why, "8.2", where)
-                    return None
-            column = plan.columns.get(step, 0) + 1
-            entry_hex = step
-            step_costs = {uid: column for uid in units}
-        else:
-            if not cfg.adjacent(location, step):
-                problem(f"{step} is not next to {location}", "9.1", where)
-                return None
-            step_costs = {}
-            for uid in units:
-                price = cfg.enter_cost(cfg.counters[uid].kind, location, step)
-                if price is None:
-                    section, why = prohibition(cfg, cfg.counters[uid].kind, location, step)
-                    problem(f"{uid}: {why}", section, where)
-                    return None
-                step_costs[uid] = price
-        if board.enemy_at(step):
-            problem(f"{step} holds enemy units", "9.4", where)
-            return None
-        for uid in units:
-            need = costs[uid] + step_costs[uid]
-            have = allowance(cfg, uid, march)
-            if need > have:
-                section = "8.4" if location is None else "9.3"
-                problem(f"{uid} would need {need} MP to reach {step} but has {have}", section, where)
-                return None
-        if location is not None and board.ezoc(location) and board.ezoc(step):
-            problem(f"no move straight from one enemy ZOC ({location}) to another ({step})", "7.3", where)
-            return None
-        if march and board.next_to_enemy(step):
-            problem(f"in march mode no unit moves next to a British unit ({step})", "9.20", where)
-            return None
-        points = board.stacking_points(step, group) + sp
-        if points > int(cfg.tables["stacking_points"]):
-            problem(f"{step} would hold {points} stacking points; the limit is {cfg.tables['stacking_points']}",
-                    "6.3", where)
-            return None
-        if board.side == "german" and len(board.corps_in(step, group) | corps) > 1:
-            problem(f"{step} holds units of another corps", "6.5", where)
-            return None
-        for uid in units:
-            costs[uid] += step_costs[uid]
-        location = step
-        taken.append(step)
-        if board.ezoc(step):
-            stopped = True
-    if entry_hex is not None:
-        plan.columns[entry_hex] = column
-    for uid in sorted(units, key=lambda u: board.own[u]["z"]):
-        if location is not None:
-            board.move(uid, location)
-    for uid in units:
-        info = plan.units[uid]
-        info.mp = costs[uid]
-        info.march = march
-        if entry_hex is not None:
-            info.entry = entry_hex
-        if stopped:
-            info.stopped = True
-        if exited:
-            board.move(uid, None, "exited")
-    plan.steps.append({"kind": "move", "order": index, "units": units, "path": taken, "march": march,
-                       "entry": entry_hex, "column": column, "exit": exited, "stopped": stopped})
-    return parent
+    assert move.location is not None
+    prices = move.price(step)
+    for uid in move.units:
+        if prices[uid] is None:
+            section, why = prohibition(move.ctx, move.ctx.counters[uid].kind, move.location, step)
+            return move.at_step(f"{uid}: {why}", section)
+    return None
+
+
+def _9_4_no_enemy(move: Move, step: str) -> Problem | None:
+    return move.at_step(f"{step} holds enemy units", "9.4") if move.board.enemy_at(step) else None
+
+
+def _mp_problem(move: Move, step: str, section: str) -> Problem | None:
+    prices = move.price(step)
+    for uid in move.units:
+        need = move.costs[uid] + int(prices[uid] or 0)
+        have = allowance(move.ctx, uid, move.march)
+        if need > have:
+            return move.at_step(f"{uid} would need {need} MP to reach {step} but has {have}", section)
+    return None
+
+
+def _8_4_column_cost(move: Move, step: str) -> Problem | None:
+    """8.4: entering, the n-th stack at an entry hex pays n MP."""
+    return _mp_problem(move, step, "8.4") if move.entering else None
+
+
+def _9_3_movement_points(move: Move, step: str) -> Problem | None:
+    """9.3, 9.7: every unit pays its own cost for the hex out of its own MF."""
+    return None if move.entering else _mp_problem(move, step, "9.3")
+
+
+def _7_3_zoc_to_zoc(move: Move, step: str) -> Problem | None:
+    where = move.location
+    if where is not None and move.board.ezoc(where) and move.board.ezoc(step):
+        return move.at_step(f"no move straight from one enemy ZOC ({where}) to another ({step})", "7.3")
+    return None
+
+
+def _9_20_not_next_to_enemy(move: Move, step: str) -> Problem | None:
+    if move.march and move.board.next_to_enemy(step):
+        return move.at_step(f"in march mode no unit moves next to a British unit ({step})", "9.20")
+    return None
+
+
+def _6_3_stacking_points(move: Move, step: str) -> Problem | None:
+    limit = move.ctx.tables["stacking_points"]
+    points = move.board.stacking_points(step, move.group) + sum(move.ctx.counters[uid].stacking
+                                                                for uid in move.units)
+    if points > int(limit):
+        return move.at_step(f"{step} would hold {points} stacking points; the limit is {limit}", "6.3")
+    return None
+
+
+def _6_5_one_corps_a_hex(move: Move, step: str) -> Problem | None:
+    if move.board.side == "german" and len(move.board.corps_in(step, move.group) | move.corps) > 1:
+        return move.at_step(f"{step} holds units of another corps", "6.5")
+    return None
+
+
+# The checks of every element of a path, in order; the first that fails ends the order.
+EVERY_STEP: tuple[StepCheck, ...] = (_4_4_nothing_after_off, _7_3_stack_stopped)
+LEAVING: tuple[StepCheck, ...] = (_4_4_british_only, _4_4_from_an_exit_hex, _4_4_from_turn, _4_4_movement_points)
+INTO_A_HEX: tuple[StepCheck, ...] = (
+    _9_19_on_the_map,
+    _8_2_entry_hex,
+    _9_1_next_hex,
+    _9_11_to_9_15_terrain,
+    _9_4_no_enemy,
+    _8_4_column_cost,
+    _9_3_movement_points,
+    _7_3_zoc_to_zoc,
+    _9_20_not_next_to_enemy,
+    _6_3_stacking_points,
+    _6_5_one_corps_a_hex,
+)
 
 
 # --- resolution --------------------------------------------------------------------------------
 
 
-def resolve(state: State, side: str, orders: list[Any], events: list[dict[str, Any]]) -> None:
+def resolve(ctx: Context, state: State, side: str, orders: list[Any], events: list[dict[str, Any]]) -> None:
     """Carry out the movement orders on the state, then the entries nobody ordered (8.3)."""
-    board = Board.from_state(state, side)
+    board = Board.from_state(ctx, state, side)
     problems, plan = simulate(board, orders)
     bad = sorted({p.order for p in problems if p.order is not None})
     for index in bad:
         events.append({"type": "order-void", "side": side, "section": "9.1", "order": index,
                        "why": next(p.message for p in problems if p.order == index)})
-    cfg = board.cfg
     marched = set(state["marched"])
     for step in plan.steps:
         if step["kind"] == "top":
@@ -332,11 +549,11 @@ def resolve(state: State, side: str, orders: list[Any], events: list[dict[str, A
             if hex_id == OFF:
                 for uid in units:
                     state["units"][uid].update(hex=None, status="exited")
-                refresh_control(state, around(cfg, previous))
+                refresh_control(ctx, state, around(ctx, previous))
                 continue
             for uid in units:
                 place(state, uid, hex_id)
-            refresh_control(state, around(cfg, previous, hex_id))
+            refresh_control(ctx, state, around(ctx, previous, hex_id))
             previous = hex_id
         if step["march"]:
             marched.update(units)
@@ -350,31 +567,31 @@ def resolve(state: State, side: str, orders: list[Any], events: list[dict[str, A
             event["stopped"] = True
         events.append(event)
     if side == "german":
-        _enter_the_rest(state, board, plan, events)
+        _enter_the_rest(ctx, state, board, plan, events)
         state["marched"] = sorted(marched)
 
 
 def due(board: Board, uid: str) -> bool:
-    entry = board.cfg.entry_for(uid)
+    entry = board.ctx.entry_for(uid)
     return entry is not None and board.own[uid]["status"] == "container" and board.turn >= entry.turn
 
 
 def auto_entries(board: Board, plan: Plan) -> list[tuple[str, str | None, int]]:
     """8.3: due units the orders left off the map enter where they can, in id order, at the next
     column cost of their entry hex; the others wait. Applied to the board; (unit, hex or None, column)."""
-    cfg = board.cfg
+    ctx = board.ctx
     out: list[tuple[str, str | None, int]] = []
     for uid in sorted(uid for uid in board.own if due(board, uid)):
-        entry = cfg.entry_for(uid)
+        entry = ctx.entry_for(uid)
         assert entry is not None
         placed: str | None = None
         column = 0
         for hex_id in entry.hexes:
             column = plan.columns.get(hex_id, 0) + 1
             fits = (not board.enemy_at(hex_id)
-                    and board.stacking_points(hex_id) + cfg.counters[uid].stacking <= int(cfg.tables["stacking_points"])
-                    and board.corps_in(hex_id) <= {str(cfg.counters[uid].corps)}
-                    and column <= allowance(cfg, uid, False))
+                    and board.stacking_points(hex_id) + ctx.counters[uid].stacking <= int(ctx.tables["stacking_points"])
+                    and board.corps_in(hex_id) <= {str(ctx.counters[uid].corps)}
+                    and column <= allowance(ctx, uid, False))
             if fits:
                 plan.columns[hex_id] = column
                 board.move(uid, hex_id)
@@ -384,14 +601,13 @@ def auto_entries(board: Board, plan: Plan) -> list[tuple[str, str | None, int]]:
     return out
 
 
-def _enter_the_rest(state: State, board: Board, plan: Plan, events: list[dict[str, Any]]) -> None:
-    cfg = board.cfg
+def _enter_the_rest(ctx: Context, state: State, board: Board, plan: Plan, events: list[dict[str, Any]]) -> None:
     for uid, hex_id, column in auto_entries(board, plan):
         if hex_id is None:
             events.append({"type": "entry-delayed", "side": "german", "section": "8.3", "unit": uid})
             continue
         place(state, uid, hex_id)
-        refresh_control(state, around(cfg, hex_id))
+        refresh_control(ctx, state, around(ctx, hex_id))
         events.append({"type": "move", "side": "german", "section": "8.3", "units": [uid], "from": None,
                        "path": [hex_id], "march": False, "entered": hex_id, "column": column, "automatic": True})
 
@@ -402,5 +618,6 @@ def after_phase(board: Board, plan: Plan, next_phase: str) -> Board:
         auto_entries(board, plan)
     marched = set(board.marched) | {uid for uid, info in plan.units.items() if info.march}
     own = {uid: dict(unit) for uid, unit in board.own.items()}
-    return Board(board.cfg, board.side, board.turn, next_phase, board.sequence, own, dict(board.enemy),
-                 dict(board.enemy_top), marched, set(board.control))
+    return Board(side=board.side, own=own, enemy=dict(board.enemy), ctx=board.ctx, turn=board.turn, phase=next_phase,
+                 sequence=board.sequence, enemy_top=dict(board.enemy_top), marched=marched,
+                 control=set(board.control))

@@ -12,19 +12,19 @@ lines of sight, each labelled with factors or odds, the roll, its modified value
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pbem.render.adapters import Action, Adapter, Counter, Mark, Picture, View
 
-from .config import Config
+from .context import Context
 
 SIDE_NAMES = {"british": "British", "german": "German"}
 PLACES = ("bavai", "conde")
 ON_MAP = ("active", "map")  # a unit on the map ("map" in views of ruleset version 1)
 
 
-def _values(cfg: Any, uid: str, steps: int) -> tuple[tuple[str, Any], ...]:
-    c = cfg.counters.get(uid)
+def _values(ctx: Any, uid: str, steps: int) -> tuple[tuple[str, Any], ...]:
+    c = ctx.counters.get(uid)
     if c is None:
         return ()
     first = ("bombard", c.bombard(steps)) if c.artillery else ("melee", c.melee(steps))
@@ -50,25 +50,25 @@ class TocAdapter(Adapter):
     sides = ("british", "german")
     value_note = "counter: id, then melee (guns:\n  bombard)-range-move-steps"
 
-    def __init__(self, cfg: Config) -> None:
-        self.cfg = cfg
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
 
     def side_name(self, side: str | None) -> str:
         return SIDE_NAMES.get(str(side), str(side or "").capitalize())
 
     def picture(self, view: View) -> Picture:
         state = view["state"]
-        cfg = self.cfg
+        ctx = self.ctx
         me = view["side"]
         other = "german" if me == "british" else "british"
-        pic = Picture(map=cfg.map, title="")
+        pic = Picture(map=ctx.map, title="")
         marched = set(state.get("marched") or [])
         for uid, unit in sorted(state.get("units", {}).items()):
-            c = cfg.counters.get(uid)
+            c = ctx.counters.get(uid)
             kind = c.kind if c else "unit"
             steps = int(unit.get("steps", 1))
             if unit.get("status") in ON_MAP:
-                pic.own.append(Counter(uid, me, str(unit["hex"]), kind, _values(cfg, uid, steps), True, 1,
+                pic.own.append(Counter(uid, me, str(unit["hex"]), kind, _values(ctx, uid, steps), True, 1,
                                        int(unit.get("level", 0)), ("marched",) if uid in marched else ()))
             else:
                 where = str(unit.get("status")) + (", surrounded" if unit.get("surrounded") else "")
@@ -76,16 +76,16 @@ class TocAdapter(Adapter):
         for hex_id, stack in sorted(state.get("enemy", {}).items()):
             top = stack.get("top") or {}
             uid = str(top.get("unit", ""))
-            c = cfg.counters.get(uid)
+            c = ctx.counters.get(uid)
             face = ", ".join(f"{top[k]} {k}" for k in ("counter", "face") if top.get(k))
             pic.enemy.append(Counter(uid, other, str(hex_id), c.kind if c else "unit",
-                                     _values(cfg, uid, int(top.get("steps", 1))), False, int(stack.get("count", 1)),
+                                     _values(ctx, uid, int(top.get("steps", 1))), False, int(stack.get("count", 1)),
                                      note=face))
         for key, where in (("enemy_dead", "dead"), ("enemy_surrounded", "surrounded"), ("enemy_exited", "exited")):
             for uid in state.get(key, []):
                 pic.off_map.append((uid, other, where))
         for name in PLACES:
-            for h in cfg.map.sets.get(name, ())[:1]:
+            for h in ctx.map.sets.get(name, ())[:1]:
                 pic.places.append((name.title(), h.id))
         for hex_id in state.get("control", []):  # 3.2: the German side controls these, the British the rest
             pic.marks.append(Mark("control", str(hex_id), side="german", detail=f"German control of {hex_id} (3.2)"))
@@ -153,44 +153,11 @@ class TocAdapter(Adapter):
                                                   units=(str(uid),)))
 
     def sentence(self, event: Mapping[str, Any], view: View) -> str | None:
-        kind = event.get("type")
-        side = self.side_name(event.get("side"))
+        words = SENTENCES.get(str(event.get("type")))
+        if words is None:
+            return None
         sec = f" ({event['section']})" if event.get("section") else ""
-        if kind == "move":
-            units = ", ".join(event.get("units", []))
-            path = [str(x) for x in event.get("path", [])]
-            start = event.get("from") or f"the map edge at {event.get('entered')}"
-            how = "marched" if event.get("march") else "moved"
-            return f"{side} {units} {how} from {start} to {path[-1] if path else start}{sec}."
-        if kind == "bombard":
-            losses = event.get("losses")
-            guns = ", ".join(event.get("with") or []) or "from " + ", ".join(event.get("from") or ["?"])
-            return (f"{side} artillery ({guns}) bombarded {event.get('target')} with "
-                    f"{event.get('factors')} factor(s): rolled {event.get('roll')}, modified {event.get('modified')}, "
-                    f"{losses} step(s) lost{sec}.")
-        if kind == "melee":
-            lost = [r["unit"] for r in event.get("defender_results", []) + event.get("attacker_results", [])
-                    if r.get("eliminated")]
-            tail = f"; eliminated: {', '.join(lost)}" if lost else ""
-            return (f"{side} melee on {event.get('target')}: attack {event.get('attack')} against defence "
-                    f"{event.get('defence')}{tail}{sec}.")
-        if kind == "melee-void":
-            return f"A {side} melee on {event.get('target')} did not happen: {event.get('why')}{sec}."
-        if kind == "order-void":
-            return f"A {side} order was void: {event.get('reason') or event.get('why')}{sec}."
-        if kind == "entry-delayed":
-            return f"{side} {event.get('unit')} could not enter this turn{sec}."
-        if kind == "sequence":
-            return f"The {side} side chose the {str(event.get('sequence')).replace('-', ' ')} sequence{sec}."
-        if kind == "turn":
-            return f"Turn {event.get('turn')} began{sec}."
-        if kind == "victory":
-            return f"The game is over: {event.get('reason')}{sec}."
-        if kind == "concede":
-            return f"The {side} side conceded{sec}."
-        if kind == "overstack":
-            return f"Overstacked units were removed{sec}."
-        return None
+        return words(event, self.side_name(event.get("side")), sec)
 
     def state_lines(self, view: View) -> list[str]:
         state = view["state"]
@@ -204,3 +171,49 @@ class TocAdapter(Adapter):
                 f"stack(s), {len(state.get('enemy_dead', []))} dead.",
                 f"Victory points so far: {(state.get('tally') or {}).get('total')}."]
 
+
+
+# --- one sentence per event type (`events.EVENTS`), for the report -------------------------------
+# Each takes the event, the acting side's name and the section in brackets (" (9.1)" or "").
+
+
+def _move(event: Mapping[str, Any], side: str, sec: str) -> str:
+    units = ", ".join(event.get("units", []))
+    path = [str(x) for x in event.get("path", [])]
+    start = event.get("from") or f"the map edge at {event.get('entered')}"
+    how = "marched" if event.get("march") else "moved"
+    return f"{side} {units} {how} from {start} to {path[-1] if path else start}{sec}."
+
+
+def _bombard(event: Mapping[str, Any], side: str, sec: str) -> str:
+    losses = event.get("losses")
+    guns = ", ".join(event.get("with") or []) or "from " + ", ".join(event.get("from") or ["?"])
+    return (f"{side} artillery ({guns}) bombarded {event.get('target')} with "
+            f"{event.get('factors')} factor(s): rolled {event.get('roll')}, modified {event.get('modified')}, "
+            f"{losses} step(s) lost{sec}.")
+
+
+def _melee(event: Mapping[str, Any], side: str, sec: str) -> str:
+    lost = [r["unit"] for r in event.get("defender_results", []) + event.get("attacker_results", [])
+            if r.get("eliminated")]
+    tail = f"; eliminated: {', '.join(lost)}" if lost else ""
+    return (f"{side} melee on {event.get('target')}: attack {event.get('attack')} against defence "
+            f"{event.get('defence')}{tail}{sec}.")
+
+
+SENTENCES: dict[str, Callable[[Mapping[str, Any], str, str], str]] = {
+    "move": _move,
+    "bombard": _bombard,
+    "melee": _melee,
+    "melee-void": lambda event, side, sec: f"A {side} melee on {event.get('target')} did not happen: "
+                                           f"{event.get('why')}{sec}.",
+    "order-void": lambda event, side, sec: f"A {side} order was void: {event.get('reason') or event.get('why')}{sec}.",
+    "entry-delayed": lambda event, side, sec: f"{side} {event.get('unit')} could not enter this turn{sec}.",
+    "sequence": lambda event, side, sec: f"The {side} side chose the "
+                                         f"{str(event.get('sequence')).replace('-', ' ')} sequence{sec}.",
+    "turn": lambda event, side, sec: f"Turn {event.get('turn')} began{sec}.",
+    "victory": lambda event, side, sec: f"The game is over: {event.get('reason')}{sec}.",
+    "concede": lambda event, side, sec: f"The {side} side conceded{sec}.",
+    "overstack": lambda event, side, sec: f"Overstacked units were removed{sec}.",
+}
+SILENT = frozenset({"top"})  # event types the report leaves out (a restacking shows in the picture)

@@ -1,4 +1,8 @@
-"""`Toc`: The Old Contemptibles ruleset, gluing the rule modules to the core interface."""
+"""`Toc`: The Old Contemptibles ruleset, gluing the rule modules to the core interface.
+
+The core prepares one `Context` per game (`prepare`) and passes it into every call; the rule
+modules receive it from here (and a `Board` carries it), never building one of their own.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,15 @@ from typing import Any, Mapping
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, Resolution, Ruleset, State, Submission
+from pbem.rulesets.kit.stacks import place
 
-from . import bots, combat, fog, movement, sequence, stacking, victory
-from .board import Board
-from .config import PACKAGED_MAPS, SIDES, Config, config, scenario_setup
-from .orders import NEXT_OF, STANDING_SCHEMA, order_kinds, order_schema
-from .state import normalize, place
+from . import bots, fog, phases, sequence
+from .context import PACKAGED_MAPS, SIDES, Context, checked_setup, prepare, scenario_setup, tables_schema
+from .orders import STANDING_SCHEMA, order_kinds, order_schema
+from .state import normalize
 
 
-class Toc(Ruleset[Config]):
+class Toc(Ruleset[Context]):
     id = "toc"
     version = "2"
     title = "The Old Contemptibles: The Battle of Mons, 1914"
@@ -36,42 +40,42 @@ class Toc(Ruleset[Config]):
         }
 
     def tables_schema(self) -> dict[str, Any]:
-        return {"type": "object"}  # still checked by scenario_setup
+        return tables_schema()
 
     def setup(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
-        return scenario_setup(scenario)
+        return checked_setup(scenario)
 
-    def prepare(self, setup: Mapping[str, Any]) -> Config:
-        return config(setup)
+    def prepare(self, setup: Mapping[str, Any]) -> Context:
+        return prepare(setup)
 
-    def initial_state(self, context: Config, scenario: Mapping[str, Any]) -> State:
-        cfg = context
+    def initial_state(self, context: Context, scenario: Mapping[str, Any]) -> State:
+        ctx = context
         state: State = {
             "toc": 1,
-            "setup": self.setup(scenario),
+            "setup": scenario_setup(scenario),
             "turn": 1,
             "phase": "german-movement",
             "sequence": None,
             "units": {uid: {"hex": None, "steps": c.steps, "status": "container" if c.side == "german" else "active",
-                            "z": 0} for uid, c in cfg.counters.items()},
+                            "z": 0} for uid, c in ctx.counters.items()},
             "next_z": 1,
             "control": [],
             "marched": [],
             "result": None,
         }
-        for uid, counter in cfg.counters.items():  # 3.1: British units on their printed start hexes
+        for uid, counter in ctx.counters.items():  # 3.1: British units on their printed start hexes
             if counter.side == "british":
                 place(state, uid, str(counter.start))
         return state
 
     # --- the sequence ---------------------------------------------------------------------------
-    def phase(self, context: Any, state: State) -> str:
+    def phase(self, context: Context, state: State) -> str:
         return str(state["phase"])
 
-    def awaiting(self, context: Any, state: State) -> list[str]:
-        return sequence.awaiting(normalize(state))
+    def awaiting(self, context: Context, state: State) -> list[str]:
+        return sequence.awaiting(context, normalize(context, state))
 
-    def result(self, context: Any, state: State) -> dict[str, Any] | None:
+    def result(self, context: Context, state: State) -> dict[str, Any] | None:
         found = state.get("result")
         return dict(found) if found else None
 
@@ -88,117 +92,29 @@ class Toc(Ruleset[Config]):
     def order_kinds(self, phase: str) -> list[str]:
         return order_kinds(phase)
 
-    def validate(self, context: Any, view: State, side: str, orders: list[Any]) -> list[Problem]:
-        phase = view["phase"]
-        if view.get("result") or sequence.owner(phase) != side:
-            if orders:
-                return [Problem(f"{side} gives no orders in the {phase} phase", section="5.2")]
-            return []
-        if any("concede" in order for order in orders):
-            return []
-        problems: list[Problem] = []
-        chosen = view.get("sequence")
-        for index, order in enumerate(orders):
-            if "sequence" in order:
-                if phase != "british-first" or index != 0:
-                    problems.append(Problem("the British sequence is named first thing in the British player "
-                                            "turn", order=index, section="5.3"))
-                else:
-                    chosen = order["sequence"]
-            if "next_phase" in order and index != len(orders) - 1:
-                problems.append(Problem("`next_phase` is the last order of a phase", order=index, section="5.2"))
-        kind = sequence.kind(phase, chosen)
-        later = orders[-1]["next_phase"] if orders and "next_phase" in orders[-1] else None
-        current = orders[:-1] if later is not None else orders
-        for index, order in enumerate(current):
-            if kind == "movement" and ("bombard" in order or "melee" in order):
-                problems.append(Problem("this is a movement phase", order=index, section="5.2"))
-            if kind == "combat" and ("move" in order or "top" in order):
-                problems.append(Problem("this is a combat phase", order=index, section="5.2"))
-        if later is not None and (kind != "movement" or phase not in NEXT_OF):
-            problems.append(Problem("only a movement phase may carry the orders of the next phase (a combat's "
-                                    "results must be known first)", order=len(orders) - 1, section="5.2"))
-        if problems:
-            return problems
-        board = Board.from_view(view)
-        if kind == "movement":
-            found, plan = movement.simulate(board, current)
-        else:
-            found, _ = combat.check(board, current)
-        if found or later is None:
-            return found
-        following = NEXT_OF[phase]
-        next_kind = sequence.kind(following, chosen)
-        after = movement.after_phase(board, plan, following)
-        for index, order in enumerate(later):
-            if next_kind == "movement" and ("bombard" in order or "melee" in order):
-                found.append(Problem("the next phase is a movement phase", order=len(orders) - 1,
-                                     path=("next_phase", index), section="5.2"))
-            if next_kind == "combat" and ("move" in order or "top" in order):
-                found.append(Problem("the next phase is a combat phase", order=len(orders) - 1,
-                                     path=("next_phase", index), section="5.2"))
-        if found:
-            return found
-        if next_kind == "movement":
-            inner, _ = movement.simulate(after, later)
-        else:
-            inner, _ = combat.check(after, later)
-        return [Problem(f"next phase: {p.message}", order=len(orders) - 1,
-                        path=("next_phase",) + ((p.order,) if p.order is not None else ()) + tuple(p.path),
-                        section=p.section, legal=p.legal) for p in inner]
+    def validate(self, context: Context, view: State, side: str, orders: list[Any]) -> list[Problem]:
+        return phases.validate(context, view, side, orders)
 
-    def resolve(self, context: Any, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
+    def resolve(self, context: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
                 decisions: Decisions) -> Resolution:
-        state = normalize(copy.deepcopy(dict(state)))
-        events: list[dict[str, Any]] = []
-        phase = state["phase"]
-        side = sequence.owner(phase)
-        submission = submissions.get(side)
-        stored = state.pop("next_orders", None)
-        if stored is not None and stored.get("phase") == phase:
-            orders = list(stored["orders"])
-        else:
-            orders = list(submission.orders) if submission is not None and side in sequence.awaiting(state) else []
-        if any("concede" in order for order in orders):
-            state["result"] = victory.concede(side)
-            events.append({"type": "concede", "side": side, "section": "5.4"})
-            events.append({"type": "victory", **state["result"]})
-            return Resolution(state, events)
-        if phase == "british-first":
-            chosen = next((o["sequence"] for o in orders if "sequence" in o), sequence.DEFAULT_SEQUENCE)
-            state["sequence"] = chosen
-            events.append({"type": "sequence", "side": "british", "section": "5.3", "sequence": chosen,
-                           "turn": state["turn"]})
-        later = next((o["next_phase"] for o in orders if "next_phase" in o), None)
-        current = [o for o in orders if "sequence" not in o and "next_phase" not in o]
-        if sequence.kind(phase, state.get("sequence")) == "movement":
-            movement.resolve(state, side, current, events)
-        else:
-            combat.resolve(state, side, current, dice, decisions, events)
-        stacking.enforce(state, decisions, events)
-        if not state.get("result"):
-            sequence.advance(state, events)
-        if not state.get("result"):
-            if later is not None and phase in NEXT_OF and state["phase"] == NEXT_OF[phase]:
-                state["next_orders"] = {"phase": state["phase"], "orders": list(later)}
-        return Resolution(state, events)
+        return phases.resolve(context, state, submissions, dice, decisions)
 
     # --- fog of war -----------------------------------------------------------------------------
-    def view(self, context: Any, state: State, side: str) -> State:
-        return fog.view(state, side)
+    def view(self, context: Context, state: State, side: str) -> State:
+        return fog.view(context, state, side)
 
-    def visible(self, context: Any, event: dict[str, Any], side: str) -> dict[str, Any] | None:
-        return fog.visible(event, side)
+    def visible(self, context: Context, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+        return fog.visible(context, event, side)
 
     # --- bots -----------------------------------------------------------------------------------
-    def bot_orders(self, context: Any, view: State, side: str, seed: bytes) -> list[Any]:
-        return bots.orders(view, side, seed)
+    def bot_orders(self, context: Context, view: State, side: str, seed: bytes) -> list[Any]:
+        return bots.orders(context, view, side, seed)
 
     def bot_answer(self, request: Mapping[str, Any], seed: bytes) -> Any:
         return bots.answer(request, seed)
 
     # --- pictures and words ---------------------------------------------------------------------
-    def picture(self, context: Config) -> Any:
+    def picture(self, context: Context) -> Any:
         from .picture import TocAdapter  # imported on use: drawing is not needed to adjudicate
 
         return TocAdapter(context)

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.core.ruleset import State
+
 from . import combat, victory
-from .state import State, cfg_of, on_map
+from .context import Context
+from .state import on_map
 
 PHASES = ("german-movement", "german-combat", "british-first", "british-second")
 SEQUENCES = {
@@ -44,25 +47,24 @@ def kind(phase: str, sequence: str | None) -> str:
     return chosen[0] if phase == "british-first" else chosen[1]
 
 
-def awaiting(state: State) -> list[str]:
+def awaiting(ctx: Context, state: State) -> list[str]:
     if state.get("result"):
         return []
     phase = state["phase"]
     side = owner(phase)
-    if side == "british" and not on_map(state, "british"):
+    if side == "british" and not on_map(ctx, state, "british"):
         return []
     if (state.get("next_orders") or {}).get("phase") == phase:
         return []  # given with the movement phase before it (`next_phase`)
     if phase == "british-first":
         return ["british"]  # 5.3: the sequence is chosen in these orders
-    if kind(phase, state.get("sequence")) == "combat" and not combat.possible_public(state, side):
+    if kind(phase, state.get("sequence")) == "combat" and not combat.possible_public(ctx, state, side):
         return []
     return [side]
 
 
-def advance(state: State, events: list[dict[str, Any]]) -> None:
+def advance(ctx: Context, state: State, events: list[dict[str, Any]]) -> None:
     """Move on to the next phase; at the end of a game turn check victory and turn the marker."""
-    cfg = cfg_of(state)
     phase = state["phase"]
     if phase == "german-movement":
         state["phase"] = "german-combat"
@@ -76,14 +78,14 @@ def advance(state: State, events: list[dict[str, Any]]) -> None:
         state["phase"] = "british-second"
         return
     turn = state["turn"]
-    if turn == int(cfg.tables["first_day_turn"]):
-        won = victory.first_day(state)
+    if turn == int(ctx.tables["first_day_turn"]):
+        won = victory.first_day(ctx, state)
         if won:
             state["result"] = won
             events.append({"type": "victory", "section": "4.2", **won})
             return
-    if turn >= int(cfg.tables["last_turn"]):
-        state["result"] = victory.final(state)
+    if turn >= int(ctx.tables["last_turn"]):
+        state["result"] = victory.final(ctx, state)
         events.append({"type": "victory", **state["result"]})
         return
     state["turn"] = turn + 1

@@ -13,51 +13,49 @@ import itertools
 import json
 from typing import Any
 
-from pbem.core.ruleset import Decisions, standing_answer
+from pbem.core.ruleset import Decisions, State, standing_answer
+from pbem.rulesets.kit.stacks import stacks
 
 from . import losses
-from .config import Config, other
-from .state import State, cfg_of, stacks
+from .context import Context, other
 
 
-def legal_stack(cfg: Config, units: list[str]) -> bool:
+def legal_stack(ctx: Context, units: list[str]) -> bool:
     """6.3: at most five stacking points; 6.5: German units of one corps only."""
-    if sum(cfg.counters[uid].stacking for uid in units) > int(cfg.tables["stacking_points"]):
+    if sum(ctx.counters[uid].stacking for uid in units) > int(ctx.tables["stacking_points"]):
         return False
-    corps = {cfg.counters[uid].corps for uid in units if cfg.counters[uid].side == "german"}
+    corps = {ctx.counters[uid].corps for uid in units if ctx.counters[uid].side == "german"}
     return len(corps) <= 1
 
 
-def violations(state: State) -> list[tuple[str, str]]:
+def violations(ctx: Context, state: State) -> list[tuple[str, str]]:
     """(hex, side) of every stack over the limit."""
-    cfg = cfg_of(state)
     out = []
     for side in ("german", "british"):
-        for hex_id, units in stacks(state, side).items():
-            if not legal_stack(cfg, units):
+        for hex_id, units in stacks(state, ctx.side_of, side).items():
+            if not legal_stack(ctx, units):
                 out.append((hex_id, side))
     return out
 
 
-def removals(cfg: Config, units: list[str]) -> list[list[str]]:
+def removals(ctx: Context, units: list[str]) -> list[list[str]]:
     """Every smallest set of units whose removal leaves a legal stack."""
     for size in range(1, len(units) + 1):
         found = [sorted(c) for c in itertools.combinations(sorted(units), size)
-                 if legal_stack(cfg, [u for u in units if u not in c])]
+                 if legal_stack(ctx, [u for u in units if u not in c])]
         if found:
             return found
     return [sorted(units)]
 
 
-def enforce(state: State, decisions: Decisions, events: list[dict[str, Any]]) -> None:
-    cfg = cfg_of(state)
-    for hex_id, side in violations(state):
-        units = stacks(state, side).get(hex_id, [])
+def enforce(ctx: Context, state: State, decisions: Decisions, events: list[dict[str, Any]]) -> None:
+    for hex_id, side in violations(ctx, state):
+        units = stacks(state, ctx.side_of, side).get(hex_id, [])
         chooser = other(side)
-        options = removals(cfg, units)
+        options = removals(ctx, units)
 
         def worth(option: list[str]) -> tuple[int, int]:
-            return (sum(cfg.counters[u].worth(state["units"][u]["steps"]) for u in option),
+            return (sum(ctx.counters[u].worth(state["units"][u]["steps"]) for u in option),
                     sum(state["units"][u]["steps"] for u in option))
 
         rule = standing_answer(state, chooser, "overstack", "strongest-first")
@@ -70,7 +68,7 @@ def enforce(state: State, decisions: Decisions, events: list[dict[str, Any]]) ->
         results: list[dict[str, Any]] = []
         for uid in picked:
             record: dict[str, Any] = {"unit": uid, "before": state["units"][uid]["steps"], "after": 0}
-            losses.eliminate(state, uid, record)
+            losses.eliminate(ctx, state, uid, record)
             results.append(record)
         events.append({"type": "overstack", "side": chooser, "section": "6.2", "hex": hex_id,
                        "stack": list(units), "removed": results})

@@ -2,7 +2,7 @@
 
 A full state (`toc: 1`) holds:
 
-- `setup`: what `config` needs (map, table overrides);
+- `setup`: what `context.prepare` builds the game's context from (map, table overrides);
 - `turn` (1-14, 5.4) and `phase` (see `sequence.PHASES`);
 - `sequence`: the British player's choice for the current British player turn (5.3), or null;
 - `units`: id -> {hex, steps, status, z}; status `container` (a German unit not yet entered,
@@ -19,44 +19,47 @@ A full state (`toc: 1`) holds:
 
 The compact form (no `toc` key) lets a case file list only what matters: `phase`, `turn`
 (default 2), `units` ({id: {hex, steps, status}} in stacking order, bottom first; only listed
-units exist; steps default to full strength), and any of the other keys.
+units exist; steps default to full strength), and any of the other keys. Stacks (`z`, the top
+unit, arrivals on top) are the kit's `pbem.rulesets.kit.stacks`.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterable
+from typing import Any
 
 from pbem.core.errors import PbemError
+from pbem.core.ruleset import State
 
-from .config import Config, config
+from .context import Context
 
-State = dict[str, Any]
 STATUSES = ("container", "active", "eliminated", "exited")
 
 
-def normalize(state: State) -> State:
-    """A full state from a full or compact one (a full state is returned as it is)."""
+def normalize(ctx: Context, state: State) -> State:
+    """A full state from a full or compact one (a full state is returned as it is).
+
+    `ctx` is the context of the state's setup (a compact state without one: the default map's).
+    """
     if state.get("toc") == 1:
         return state
     if "phase" not in state:
         raise PbemError("a ToC state needs at least `phase`")
     setup = dict(state.get("setup") or {})
     setup.setdefault("map", "mons")
-    cfg = config(setup)
     units: dict[str, dict[str, Any]] = {}
     z = 1
     for uid, entry in (state.get("units") or {}).items():
-        if uid not in cfg.counters:
+        if uid not in ctx.counters:
             raise PbemError(f"unit {uid!r} is not in the order of battle")
         entry = dict(entry or {})
         hex_id = entry.get("hex")
         status = entry.get("status", "active" if hex_id else "container")
         if status not in STATUSES:
             raise PbemError(f"unit {uid}: status must be one of {', '.join(STATUSES)}")
-        if status == "active" and (hex_id is None or not cfg.on_map(hex_id)):
+        if status == "active" and (hex_id is None or not ctx.hexes.on_map(hex_id)):
             raise PbemError(f"unit {uid}: hex {hex_id!r} is not on the map")
-        steps = int(entry.get("steps", cfg.counters[uid].steps))
+        steps = int(entry.get("steps", ctx.counters[uid].steps))
         unit: dict[str, Any] = {"hex": hex_id if status == "active" else None,
                                 "steps": steps if status != "eliminated" else 0, "status": status,
                                 "z": int(entry.get("z", z))}
@@ -83,52 +86,12 @@ def normalize(state: State) -> State:
     return full
 
 
-def cfg_of(state: State) -> Config:
-    return config(state["setup"])
-
-
-def side_of(state: State, uid: str) -> str:
-    return cfg_of(state).counters[uid].side
-
-
-def on_map(state: State, side: str | None = None) -> list[str]:
-    cfg = cfg_of(state)
+def on_map(ctx: Context, state: State, side: str | None = None) -> list[str]:
+    """The units on the map (of `side`, or all)."""
     return [uid for uid, u in state["units"].items()
-            if u["status"] == "active" and (side is None or cfg.counters[uid].side == side)]
+            if u["status"] == "active" and (side is None or ctx.counters[uid].side == side)]
 
 
-def stacks(state: State, side: str | None = None) -> dict[str, list[str]]:
-    """hex -> units on the map there, bottom first (the last is the top unit, 6.6)."""
-    cfg = cfg_of(state)
-    found: dict[str, list[tuple[int, str]]] = {}
-    for uid, u in state["units"].items():
-        if u["status"] == "active" and (side is None or cfg.counters[uid].side == side):
-            found.setdefault(u["hex"], []).append((u["z"], uid))
-    return {h: [uid for _, uid in sorted(items)] for h, items in sorted(found.items())}
-
-
-def stack(state: State, hex_id: str, side: str | None = None) -> list[str]:
-    cfg = cfg_of(state)
-    found = [(u["z"], uid) for uid, u in state["units"].items()
-             if u["status"] == "active" and u["hex"] == hex_id and (side is None or cfg.counters[uid].side == side)]
-    return [uid for _, uid in sorted(found)]
-
-
-def occupied(state: State, side: str) -> set[str]:
-    cfg = cfg_of(state)
-    return {u["hex"] for uid, u in state["units"].items() if u["status"] == "active" and cfg.counters[uid].side == side}
-
-
-def place(state: State, uid: str, hex_id: str) -> None:
-    """Put a unit in a hex, on top of whatever is there."""
-    unit = state["units"][uid]
-    unit["hex"] = hex_id
-    unit["status"] = "active"
-    unit["z"] = state["next_z"]
-    state["next_z"] += 1
-
-
-def put_on_top(state: State, uids: Iterable[str]) -> None:
-    for uid in uids:
-        state["units"][uid]["z"] = state["next_z"]
-        state["next_z"] += 1
+def occupied(ctx: Context, state: State, side: str) -> set[str]:
+    """The hexes `side` has units in."""
+    return {u["hex"] for uid, u in state["units"].items() if u["status"] == "active" and ctx.counters[uid].side == side}

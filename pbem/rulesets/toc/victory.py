@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import State, cfg_of, occupied
+from pbem.core.ruleset import State
+
+from .context import Context
+from .state import occupied
 from .zoc import cut_off
 
 
-def first_day(state: State) -> dict[str, Any] | None:
+def first_day(ctx: Context, state: State) -> dict[str, Any] | None:
     """4.2: at the end of turn 7 the German player wins by holding all six south-bank bridge hexes."""
-    cfg = cfg_of(state)
-    bridges = list(cfg.set("bridges"))
+    bridges = list(ctx.hexes.set("bridges"))
     held = [h for h in bridges if h in set(state["control"])]
     if bridges and len(held) == len(bridges):
         return {"winner": "german", "section": "4.2", "reason": "the German side holds all six canal bridge hexes "
@@ -19,14 +21,13 @@ def first_day(state: State) -> dict[str, Any] | None:
     return None
 
 
-def tally(state: State, *, final: bool = False) -> dict[str, Any]:
+def tally(ctx: Context, state: State, *, final: bool = False) -> dict[str, Any]:
     """4.3-4.5: the dead pile (surrounded eliminations twice, cut-off units at the end), exits, Bavai, VP."""
-    cfg = cfg_of(state)
     dead: list[str] = []
     surrounded: list[str] = []
     exited: list[str] = []
     for uid, unit in state["units"].items():
-        if cfg.counters[uid].side != "british":
+        if ctx.counters[uid].side != "british":
             continue
         if unit["status"] == "eliminated":
             (surrounded if unit.get("surrounded") else dead).append(uid)
@@ -34,28 +35,27 @@ def tally(state: State, *, final: bool = False) -> dict[str, Any]:
             exited.append(uid)
     cut: list[str] = []
     if final:
-        german = occupied(state, "german")
+        german = occupied(ctx, state, "german")
         cut = sorted(uid for uid, unit in state["units"].items()
-                     if cfg.counters[uid].side == "british" and unit["status"] == "active"
-                     and cut_off(cfg, unit["hex"], german))
+                     if ctx.counters[uid].side == "british" and unit["status"] == "active"
+                     and cut_off(ctx, unit["hex"], german))
     count = len(dead) + 2 * len(surrounded) + len(cut)
-    bavai = all(h in set(state["control"]) for h in cfg.set("bavai"))
-    exits_allowed = int(cfg.tables["exits_allowed"])
+    bavai = all(h in set(state["control"]) for h in ctx.hexes.set("bavai"))
+    exits_allowed = int(ctx.tables["exits_allowed"])
     vp = {"bavai": 1 if bavai else 0,
-          "dead_pile": count // int(cfg.tables["dead_pile_per_vp"]),
+          "dead_pile": count // int(ctx.tables["dead_pile_per_vp"]),
           "exits": 1 if len(exited) <= exits_allowed else 0}
     return {"dead": sorted(dead), "surrounded": sorted(surrounded), "cut_off": cut, "dead_pile": count,
             "exited": sorted(exited), "bavai": bavai, "vp": vp, "total": sum(vp.values())}
 
 
-def final(state: State) -> dict[str, Any]:
+def final(ctx: Context, state: State) -> dict[str, Any]:
     """4.3: at the end of turn 14 the German player wins with two VP or more, else the British player."""
-    cfg = cfg_of(state)
-    found = tally(state, final=True)
-    german = found["total"] >= int(cfg.tables["vp_to_win"])
+    found = tally(ctx, state, final=True)
+    german = found["total"] >= int(ctx.tables["vp_to_win"])
     return {"winner": "german" if german else "british", "section": "4.3",
             "reason": f"the German side has {found['total']} victory points at the end of turn "
-                      f"{cfg.tables['last_turn']}", "tally": found}
+                      f"{ctx.tables['last_turn']}", "tally": found}
 
 
 def concede(side: str) -> dict[str, Any]:

@@ -1,0 +1,139 @@
+"""Which rules check and resolve each phase: two tables, read with the kit's `handler_for`.
+
+Every phase is a movement or a combat phase (5.2, `sequence.kind`). Validation judges a side's
+orders on its `Board` built from its own view; resolution runs on the master state. A movement
+phase may carry the orders of the next phase of the same player turn (`next_phase`, `NEXT_OF`):
+they are checked against the positions after the movement and resolved in the same adjudication.
+A concession (5.4) ends the game at once (`kit.phases.conceding`, `concession_events`).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, Mapping
+
+from pbem.core.chance import Dice
+from pbem.core.errors import Problem
+from pbem.core.ruleset import Decisions, Resolution, State, Submission
+from pbem.rulesets.kit.phases import conceding, concession_events, handler_for
+
+from . import combat, movement, sequence, stacking, victory
+from .board import Board
+from .context import Context
+from .movement import Plan
+from .orders import NEXT_OF
+from .state import normalize
+
+Check = Callable[[Board, list[Any]], tuple[list[Problem], Plan | None]]
+Resolve = Callable[[Context, State, str, list[Any], Dice, Decisions, list[dict[str, Any]]], None]
+
+
+def _check_movement(board: Board, orders: list[Any]) -> tuple[list[Problem], Plan | None]:
+    return movement.simulate(board, orders)
+
+
+def _check_combat(board: Board, orders: list[Any]) -> tuple[list[Problem], Plan | None]:
+    return combat.check(board, orders)[0], None
+
+
+def _resolve_movement(ctx: Context, state: State, side: str, orders: list[Any], dice: Dice, decisions: Decisions,
+                      events: list[dict[str, Any]]) -> None:
+    movement.resolve(ctx, state, side, orders, events)  # 9.x: no dice, no decisions
+
+
+# 5.2: every phase is a movement or a combat phase (`sequence.kind`); what checks and resolves each.
+CHECKS: dict[str, Check] = {"movement": _check_movement, "combat": _check_combat}
+RESOLVERS: dict[str, Resolve] = {"movement": _resolve_movement, "combat": combat.resolve}
+
+
+def validate(ctx: Context, view: State, side: str, orders: list[Any]) -> list[Problem]:
+    """Every rule the orders break, judged from the side's view alone (`Toc.validate`)."""
+    phase = view["phase"]
+    if view.get("result") or sequence.owner(phase) != side:
+        if orders:
+            return [Problem(f"{side} gives no orders in the {phase} phase", section="5.2")]
+        return []
+    if conceding(orders) is not None:
+        return []
+    problems: list[Problem] = []
+    chosen = view.get("sequence")
+    for index, order in enumerate(orders):
+        if "sequence" in order:
+            if phase != "british-first" or index != 0:
+                problems.append(Problem("the British sequence is named first thing in the British player "
+                                        "turn", order=index, section="5.3"))
+            else:
+                chosen = order["sequence"]
+        if "next_phase" in order and index != len(orders) - 1:
+            problems.append(Problem("`next_phase` is the last order of a phase", order=index, section="5.2"))
+    kind = sequence.kind(phase, chosen)
+    later = orders[-1]["next_phase"] if orders and "next_phase" in orders[-1] else None
+    current = orders[:-1] if later is not None else orders
+    for index, order in enumerate(current):
+        if kind == "movement" and ("bombard" in order or "melee" in order):
+            problems.append(Problem("this is a movement phase", order=index, section="5.2"))
+        if kind == "combat" and ("move" in order or "top" in order):
+            problems.append(Problem("this is a combat phase", order=index, section="5.2"))
+    if later is not None and (kind != "movement" or phase not in NEXT_OF):
+        problems.append(Problem("only a movement phase may carry the orders of the next phase (a combat's "
+                                "results must be known first)", order=len(orders) - 1, section="5.2"))
+    if problems:
+        return problems
+    board = Board.from_view(ctx, view)
+    found, plan = handler_for(CHECKS, kind)(board, current)
+    if found or later is None:
+        return found
+    assert plan is not None  # only a movement phase carries the next phase's orders
+    following = NEXT_OF[phase]
+    next_kind = sequence.kind(following, chosen)
+    after = movement.after_phase(board, plan, following)
+    for index, order in enumerate(later):
+        if next_kind == "movement" and ("bombard" in order or "melee" in order):
+            found.append(Problem("the next phase is a movement phase", order=len(orders) - 1,
+                                 path=("next_phase", index), section="5.2"))
+        if next_kind == "combat" and ("move" in order or "top" in order):
+            found.append(Problem("the next phase is a combat phase", order=len(orders) - 1,
+                                 path=("next_phase", index), section="5.2"))
+    if found:
+        return found
+    inner, _ = handler_for(CHECKS, next_kind)(after, later)
+    return [Problem(f"next phase: {p.message}", order=len(orders) - 1,
+                    path=("next_phase",) + ((p.order,) if p.order is not None else ()) + tuple(p.path),
+                    section=p.section, legal=p.legal) for p in inner]
+
+
+def resolve(ctx: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
+            decisions: Decisions) -> Resolution:
+    """Resolve the current phase: its orders (or those a movement phase carried for it), then 6.2 and 5.4."""
+    state = normalize(ctx, copy.deepcopy(dict(state)))
+    events: list[dict[str, Any]] = []
+    phase = state["phase"]
+    side = sequence.owner(phase)
+    submission = submissions.get(side)
+    stored = state.pop("next_orders", None)
+    if stored is not None and stored.get("phase") == phase:
+        orders = list(stored["orders"])
+    else:
+        orders = []
+        if submission is not None and side in sequence.awaiting(ctx, state):
+            orders = list(submission.orders)
+    if conceding(orders) is not None:  # 5.4: the game ends at once, the other orders count for nothing
+        state["result"] = victory.concede(side)
+        events += concession_events(side, "5.4", state["result"])
+        return Resolution(state, events)
+    if phase == "british-first":
+        chosen = next((o["sequence"] for o in orders if "sequence" in o), sequence.DEFAULT_SEQUENCE)
+        state["sequence"] = chosen
+        events.append({"type": "sequence", "side": "british", "section": "5.3", "sequence": chosen,
+                       "turn": state["turn"]})
+    later = next((o["next_phase"] for o in orders if "next_phase" in o), None)
+    current = [o for o in orders if "sequence" not in o and "next_phase" not in o]
+    resolve_phase = handler_for(RESOLVERS, sequence.kind(phase, state.get("sequence")))
+    resolve_phase(ctx, state, side, current, dice, decisions, events)
+    stacking.enforce(ctx, state, decisions, events)
+    if not state.get("result"):
+        sequence.advance(ctx, state, events)
+    if not state.get("result"):
+        if later is not None and phase in NEXT_OF and state["phase"] == NEXT_OF[phase]:
+            state["next_orders"] = {"phase": state["phase"], "orders": list(later)}
+    return Resolution(state, events)
