@@ -2,6 +2,10 @@
 
 A rejected file changes nothing in the archive. An accepted one is stored under the next
 arrival number; for each side and seq the newest accepted file is the one adjudicated.
+
+`inspect` runs the same checks and stores nothing: who signed a file, whether the archive holds
+exactly its bytes already (`stored_copy`), and what `submit` would refuse and why. The mail
+judge asks it before it submits, so the signer and duplicate checks exist here only.
 """
 
 from __future__ import annotations

@@ -10,9 +10,12 @@ second kind of board with its own interface; `Board` then becomes the union of t
 
 from __future__ import annotations
 
-from typing import Mapping, Protocol
+from typing import TYPE_CHECKING, Mapping, Protocol
 
 from pbem.geometry.hexgrid import Hex, Hexside
+
+if TYPE_CHECKING:
+    from pbem.geometry.hexmap import HexMap
 
 
 class HexBoard(Protocol):
@@ -52,6 +55,10 @@ class HexBoard(Protocol):
 
 
 Board = HexBoard  # the table issue makes this `HexBoard | TableBoard`
+
+if TYPE_CHECKING:
+    def _a_hex_map_is_a_board(hexmap: HexMap) -> Board:  # checked by mypy: HexMap satisfies HexBoard as it is
+        return hexmap
 
 
 __all__ = ["Board", "HexBoard"]
