@@ -73,6 +73,8 @@ def test_archive_view_lists_and_reads_but_cannot_write(tmp_path: Path) -> None:
     view = api.ArchiveView(world.root)
     assert not [name for name in dir(view) if any(word in name for word in ("write", "sweep", "lock", "secret"))]
     assert view.latest_seq() == 0 and view.turn_seqs() == [] and view.orders_files(1) == []
+    assert view.views(0) == [("blue", "views/0000/blue.yaml"), ("red", "views/0000/red.yaml")]
+    assert view.views(1) == []
     data, signature = view.read_signed(api.view_rel(0, "red"))
     assert data == (world.root / "views/0000/red.yaml").read_bytes()
     assert signature == (world.root / "views/0000/red.yaml.sig").read_bytes()
@@ -95,6 +97,7 @@ def test_turn_record_of_the_start_and_of_a_turn(tmp_path: Path) -> None:
         assert not api.submit(world.root, tmp_path / f"{side}.yaml", now=world.clock).errors
     report = api.lapse(world.root, world.referee, now=world.clock)  # nothing to lapse: adjudicates as usual
     assert report.committed and report.seq == 1
+    assert api.ArchiveView(world.root).views(1) == [("blue", "turns/0001/blue.yaml"), ("red", "turns/0001/red.yaml")]
     turn, data = api.turn_record(game, 1)
     assert data == (world.root / api.turn_rel(1)).read_bytes() and turn["seq"] == 1
     assert api.decisions(game, 1) == {}

@@ -31,7 +31,7 @@ Adjudication and audit
     export(game_dir, out, *, unfinished=False) the archive as a .tar.gz without referee secrets
 
 The archive, read only
-    ArchiveView(game_dir)                turns, views, orders, decisions; read a file
+    ArchiveView(game_dir)                list turns, views, orders, decisions; read a file
     seq_dir(seq), turn_rel(seq), view_rel(seq, side)   where those files are
     referee_folder(game_dir)             the referee's private folder (for tools that keep state)
 
@@ -53,6 +53,7 @@ Errors: PbemError (every refusal pbem explains), Problem, ArchiveError, OrdersEr
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,7 @@ from .verify_view import PlayerCheck, check_player
 from .views import public_next
 
 SIG_SUFFIX = ".sig"  # a detached signature: FILE and FILE.sig
+_SIDE = re.compile(r"[a-z0-9][a-z0-9-]*")  # a side's name, as game.yaml's schema allows it
 
 
 # --- games ------------------------------------------------------------------------------------------
@@ -142,6 +144,19 @@ class ArchiveView:
     def turn_seqs(self) -> list[int]:
         """Every committed adjudication, in order."""
         return self._archive.turn_seqs()
+
+    def views(self, seq: int) -> list[tuple[str, str]]:
+        """(side, path) of every signed view of adjudication `seq` (0: the starting views), by side."""
+        folder = self.root / Path(view_rel(seq, "side")).parent
+        if not folder.is_dir():
+            return []
+        found = []
+        for entry in sorted(folder.iterdir()):
+            side = entry.name[: -len(".yaml")]
+            if (entry.name.endswith(".yaml") and _SIDE.fullmatch(side) and side != "turn" and entry.is_file()
+                    and entry.with_name(entry.name + SIG_SUFFIX).is_file()):
+                found.append((side, view_rel(seq, side)))
+        return found
 
     def orders_files(self, seq: int) -> list[tuple[str, int, str]]:
         """(side, arrival number, path) of every accepted orders file for `seq`, in arrival order."""
