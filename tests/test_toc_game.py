@@ -73,6 +73,21 @@ def test_bot_games_end(number: int) -> None:
     assert last["result"]["section"] in ("4.2", "4.3")
 
 
+def test_every_phase_resolves_in_turn() -> None:
+    """5.1: german-movement, german-combat, british-first, british-second, then the next turn; a movement
+    phase carrying the next phase's orders (`next_phase`, as the bots do) skips none of them."""
+    from pbem.rulesets.toc.sequence import PHASES
+
+    for number in range(5):
+        before: tuple[int, int] | None = None
+        for state in selfplay.games_states(scenario(), b"phases" + bytes([number])):
+            now = (state["turn"], PHASES.index(state["phase"]))
+            if before is not None and not state["result"]:
+                turn, index = before
+                assert now == ((turn, index + 1) if index < len(PHASES) - 1 else (turn + 1, 0)), (before, now)
+            before = now
+
+
 @pytest.mark.skipif(not os.environ.get("PBEM_SLOW"), reason="set PBEM_SLOW=1 for 20 audited games through files")
 @pytest.mark.parametrize("number", range(20))
 def test_many_archived_games(tmp_path: Path, number: int) -> None:

@@ -7,7 +7,7 @@ name whole; unit types may also be replaced one by one under `tables: {unit_type
 may name a packaged map or give a whole map document under `setup: {map: ...}`.
 
 `TABLES_SCHEMA` is what the core checks a scenario's `tables:` against (`Toc.tables_schema`);
-`setup_problems` adds what a schema cannot say. A state carries its setup in `state["setup"]`;
+`checked_setup` adds what a schema cannot say. A state carries its setup in `state["setup"]`;
 `prepare(setup)` builds the `Context` from it, once per game (the core binds it: `Rules`), and
 the rules receive that context in every call. Nothing here is cached between games: what a
 context derives (LoS, move costs by unit kind, the hexes near a hex) lives in the context.
@@ -233,15 +233,17 @@ class Context:
     # --- movement costs (9.10-9.18) -------------------------------------------------------------
     def enter_cost(self, kind: str, a: str, b: str) -> int | None:
         """MP for a unit of this kind to step from a to the adjacent b; None when prohibited."""
-        if self.canal_blocks(a, b):
+        features = self.hexes.side_features(a, b)
+        bridged = "bridge" in features or "rail-bridge" in features
+        if "canal" in features and not bridged:  # 9.13
             return None
-        if self.road(a, b):
+        if "road" in features:  # 9.17
             return int(self.tables["move_cost"]["road"])
         base = self.tables["move_cost"][self.hexes.terrain(b)][kind]
         if base is None:
             return None
         cost = int(base)
-        if self.river(a, b) and not self.bridged(a, b):
+        if "river" in features and not bridged:  # 9.12
             extra = self.tables["river_extra"][kind]
             if extra is None:
                 return None

@@ -9,7 +9,9 @@ combat examines the stack: the combat events carry what the examination revealed
 
 Events: a side sees its own whole; of the enemy's it sees the combats (bombardments, melees),
 which both sides witness, and the public ones (turn, victory, sequence, concession, overstack
-removals). Enemy movement shows only through the positions in the next view.
+removals), less the fields that could name units under a top. Which types are public and what
+they hide is the catalogue's (`events.EVENTS`). Enemy movement shows only through the positions
+in the next view.
 """
 
 from __future__ import annotations

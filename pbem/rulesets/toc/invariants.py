@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from pbem.core.ruleset import State
 
 from .context import Context
 from .stacking import violations
 from .state import STATUSES
 
 
-def problems(ctx: Context, state: dict[str, Any]) -> list[str]:
+def problems(ctx: Context, state: State) -> list[str]:
     """What is wrong with a full state of the game `ctx` was prepared for (nothing: [])."""
     found: list[str] = []
     if set(state["units"]) != set(ctx.counters):

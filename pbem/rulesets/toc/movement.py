@@ -17,8 +17,9 @@ Orders:
 - `{top: unit}`: put a unit on top of its own stack (what the enemy sees of it, 6.6).
 
 A move order is checked rule by rule (`Move`): first the order as a whole (`BEFORE_THE_PATH`),
-then every element of its path (`EVERY_STEP`, then `LEAVING` for `off` or `INTO_A_HEX`). Each
-check is one function named by its section; the first check that fails stops the order.
+then every element of its path (`EVERY_STEP`, then `LEAVING` for `off`, `ENTERING` for the first
+hex of a stack still off the map, `STEPPING` for any other). Each check is one function named
+by its section; the first check that fails stops the order.
 """
 
 from __future__ import annotations
@@ -165,6 +166,7 @@ class Move:
         self.path = list(order["path"])
         self.march = bool(order.get("march", False))
         self.group = set(self.units)
+        self.stacking_points = 0  # of the whole stack, once the path is walked
         self.k = 0  # the path element being checked
         self.location: str | None = None
         self.entry_hex: str | None = None
@@ -173,7 +175,10 @@ class Move:
         self.taken: list[str] = []
         self.stopped = False
         self.exited = False
-        self._prices: tuple[str | None, str, dict[str, int | None]] | None = None
+        self._parents: set[str] | None = None
+        self._corps: set[str] | None = None
+        self._prices: dict[str, int | None] = {}
+        self._priced = -1  # the path element `_prices` is for
 
     def problem(self, message: str, section: str, where: tuple[str | int, ...] = (),
                 legal: str | None = None) -> Problem:
@@ -184,7 +189,10 @@ class Move:
 
     @property
     def parents(self) -> set[str]:
-        return {parent_of(self.board, self.plan, uid, self.path) for uid in self.units}
+        """9.5-9.6: the stacks the units began the phase in (one, for a legal move)."""
+        if self._parents is None:
+            self._parents = {parent_of(self.board, self.plan, uid, self.path) for uid in self.units}
+        return self._parents
 
     @property
     def parent(self) -> str:
@@ -192,37 +200,40 @@ class Move:
 
     @property
     def corps(self) -> set[str]:
-        return {str(self.ctx.counters[uid].corps) for uid in self.units}
-
-    @property
-    def entering(self) -> bool:
-        """The stack is still off the map: its next hex is its entry hex (8.2)."""
-        return self.location is None
+        if self._corps is None:
+            self._corps = {str(self.ctx.counters[uid].corps) for uid in self.units}
+        return self._corps
 
     def price(self, step: str) -> dict[str, int | None]:
-        """Each unit's MP to enter `step` from where the stack stands (None: prohibited); entering,
-        the column cost of the entry hex (8.4)."""
-        if self._prices is None or self._prices[:2] != (self.location, step):
+        """Each unit's MP to enter `step`, the path element being checked, from where the stack stands
+        (None: prohibited); entering, the column cost of the entry hex (8.4)."""
+        if self._priced != self.k:
+            prices: dict[str, int | None] = {}
             if self.location is None:
                 column = self.plan.columns.get(step, 0) + 1
-                found: dict[str, int | None] = {uid: column for uid in self.units}
+                for uid in self.units:
+                    prices[uid] = column
             else:
-                found = {uid: self.ctx.enter_cost(self.ctx.counters[uid].kind, self.location, step)
-                         for uid in self.units}
-            self._prices = (self.location, step, found)
-        return self._prices[2]
+                counters, enter_cost = self.ctx.counters, self.ctx.enter_cost
+                for uid in self.units:
+                    prices[uid] = enter_cost(counters[uid].kind, self.location, step)
+            self._prices, self._priced = prices, self.k
+        return self._prices
 
     def check(self) -> list[Problem]:
         """Every problem of the order (none: it is legal), walking its path as far as it goes."""
         for group in BEFORE_THE_PATH:
-            found = [problem for check in group for problem in check(self)]
+            found: list[Problem] = []
+            for order_check in group:
+                found += order_check(self)
             if found:
                 return found
         self.location = {self.board.own[uid]["hex"] for uid in self.units}.pop()
         self.costs = {uid: self.plan.units[uid].mp for uid in self.units}
+        self.stacking_points = sum(self.ctx.counters[uid].stacking for uid in self.units)
         for k, step in enumerate(self.path):
             self.k = k
-            checks = EVERY_STEP + (LEAVING if step == OFF else INTO_A_HEX)
+            checks = WHEN_LEAVING if step == OFF else WHEN_ENTERING if self.location is None else WHEN_STEPPING
             for step_check in checks:
                 problem = step_check(self, step)
                 if problem is not None:
@@ -282,8 +293,13 @@ StepCheck = Callable[[Move, Any], Problem | None]
 def each_unit(*checks: UnitCheck) -> OrderCheck:
     """An order check running `checks` on every unit of the order in turn (unit by unit)."""
     def run(move: Move) -> list[Problem]:
-        found = [unit_check(move, k, uid) for k, uid in enumerate(move.units) for unit_check in checks]
-        return [problem for problem in found if problem is not None]
+        found: list[Problem] = []
+        for k, uid in enumerate(move.units):
+            for unit_check in checks:
+                problem = unit_check(move, k, uid)
+                if problem is not None:
+                    found.append(problem)
+        return found
     return run
 
 
@@ -424,8 +440,6 @@ def _9_19_on_the_map(move: Move, step: Any) -> Problem | None:
 
 def _8_2_entry_hex(move: Move, step: str) -> Problem | None:
     """8.2: a unit enters on its turn, by its designated entry hex."""
-    if not move.entering:
-        return None
     for uid in move.units:
         why = entry_problem(move.board, uid, step)
         if why:
@@ -434,8 +448,6 @@ def _8_2_entry_hex(move: Move, step: str) -> Problem | None:
 
 
 def _9_1_next_hex(move: Move, step: str) -> Problem | None:
-    if move.entering:
-        return None
     assert move.location is not None
     if not move.ctx.hexes.adjacent(move.location, step):
         return move.at_step(f"{step} is not next to {move.location}", "9.1")
@@ -444,8 +456,6 @@ def _9_1_next_hex(move: Move, step: str) -> Problem | None:
 
 def _9_11_to_9_15_terrain(move: Move, step: str) -> Problem | None:
     """9.11-9.15: terrain and hexsides a unit of its kind may not cross (the section says which)."""
-    if move.entering:
-        return None
     assert move.location is not None
     prices = move.price(step)
     for uid in move.units:
@@ -471,17 +481,18 @@ def _mp_problem(move: Move, step: str, section: str) -> Problem | None:
 
 def _8_4_column_cost(move: Move, step: str) -> Problem | None:
     """8.4: entering, the n-th stack at an entry hex pays n MP."""
-    return _mp_problem(move, step, "8.4") if move.entering else None
+    return _mp_problem(move, step, "8.4")
 
 
 def _9_3_movement_points(move: Move, step: str) -> Problem | None:
     """9.3, 9.7: every unit pays its own cost for the hex out of its own MF."""
-    return None if move.entering else _mp_problem(move, step, "9.3")
+    return _mp_problem(move, step, "9.3")
 
 
 def _7_3_zoc_to_zoc(move: Move, step: str) -> Problem | None:
     where = move.location
-    if where is not None and move.board.ezoc(where) and move.board.ezoc(step):
+    assert where is not None
+    if move.board.ezoc(where) and move.board.ezoc(step):
         return move.at_step(f"no move straight from one enemy ZOC ({where}) to another ({step})", "7.3")
     return None
 
@@ -494,8 +505,7 @@ def _9_20_not_next_to_enemy(move: Move, step: str) -> Problem | None:
 
 def _6_3_stacking_points(move: Move, step: str) -> Problem | None:
     limit = move.ctx.tables["stacking_points"]
-    points = move.board.stacking_points(step, move.group) + sum(move.ctx.counters[uid].stacking
-                                                                for uid in move.units)
+    points = move.board.stacking_points(step, move.group) + move.stacking_points
     if points > int(limit):
         return move.at_step(f"{step} would hold {points} stacking points; the limit is {limit}", "6.3")
     return None
@@ -507,22 +517,33 @@ def _6_5_one_corps_a_hex(move: Move, step: str) -> Problem | None:
     return None
 
 
-# The checks of every element of a path, in order; the first that fails ends the order.
+# The checks of every element of a path, in order; the first that fails ends the order. A stack
+# still off the map enters by its first hex (8.x); on the map it steps into the next hex (9.x).
 EVERY_STEP: tuple[StepCheck, ...] = (_4_4_nothing_after_off, _7_3_stack_stopped)
 LEAVING: tuple[StepCheck, ...] = (_4_4_british_only, _4_4_from_an_exit_hex, _4_4_from_turn, _4_4_movement_points)
-INTO_A_HEX: tuple[StepCheck, ...] = (
+ENTERING: tuple[StepCheck, ...] = (
     _9_19_on_the_map,
     _8_2_entry_hex,
+    _9_4_no_enemy,
+    _8_4_column_cost,
+    _9_20_not_next_to_enemy,
+    _6_3_stacking_points,
+    _6_5_one_corps_a_hex,
+)
+STEPPING: tuple[StepCheck, ...] = (
+    _9_19_on_the_map,
     _9_1_next_hex,
     _9_11_to_9_15_terrain,
     _9_4_no_enemy,
-    _8_4_column_cost,
     _9_3_movement_points,
     _7_3_zoc_to_zoc,
     _9_20_not_next_to_enemy,
     _6_3_stacking_points,
     _6_5_one_corps_a_hex,
 )
+WHEN_LEAVING = EVERY_STEP + LEAVING
+WHEN_ENTERING = EVERY_STEP + ENTERING
+WHEN_STEPPING = EVERY_STEP + STEPPING
 
 
 # --- resolution --------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ from .ruleset import Toc
 
 __all__ = ["Stats", "games_states"]
 
+TOC = Toc()  # one instance: the core's binding keeps its prepared context from one game to the next
+
 
 class _Recording(Toc):
     """`Toc`, keeping the events of every resolution that completes (a DecisionNeeded retry records none)."""
@@ -36,5 +38,5 @@ def games_states(scenario: Mapping[str, Any], seed: bytes, *, standing: Mapping[
                  stats: Stats | None = None, max_phases: int = 400,
                  events: list[dict[str, Any]] | None = None) -> Iterator[dict[str, Any]]:
     """Yield the state after every resolved phase of one bot game (the last one is over)."""
-    ruleset = Toc() if events is None else _Recording(events)
+    ruleset = TOC if events is None else _Recording(events)
     return play_states(ruleset, scenario, seed, standing=standing or {}, stats=stats, max_phases=max_phases)

@@ -14,7 +14,6 @@ from typing import Iterable
 from pbem.core.ruleset import State
 
 from .context import Context
-from .state import occupied
 
 
 def projects_into(ctx: Context, source: str) -> list[str]:
@@ -47,8 +46,12 @@ def refresh_control(ctx: Context, state: State, hexes: Iterable[str]) -> None:
     (an uncontested ZOC). Otherwise control stays as it was. Reading: units in a hex contest
     an enemy ZOC into it, so an occupied hex changes hands only by entry.
     """
-    german = occupied(ctx, state, "german")
-    british = occupied(ctx, state, "british")
+    german: set[str] = set()
+    british: set[str] = set()
+    counters = ctx.counters
+    for uid, unit in state["units"].items():  # the hexes each side occupies, in one pass
+        if unit["status"] == "active":
+            (german if counters[uid].side == "german" else british).add(unit["hex"])
     control = set(state["control"])
     changed = False
     for hex_id in sorted(set(hexes)):
