@@ -170,9 +170,10 @@ def scenario_doc(tables: dict[str, Any]) -> yamlio.Document:
 
 
 def checked_setup(tables: dict[str, Any]) -> dict[str, Any]:
-    """The setup of a scenario with these tables, through the core's checks (schema, then `Toc.setup`)."""
+    """The setup of a scenario with these tables, through the core's checks (schema, `Toc.setup`, `prepare`)."""
     doc, ruleset = checked_scenario(scenario_doc(tables))
-    return ruleset.setup(doc.data)
+    rules, _ = start(ruleset, doc.data)
+    return rules.setup
 
 
 def test_scenario_may_override_a_table() -> None:
@@ -243,10 +244,10 @@ def test_bad_overrides_are_refused_by_the_schema(tables: dict, where: str) -> No
     ({"unit_types": {"german-field-artillery": {"bombard": [1, 2, 3]}}},
      "unit type german-field-artillery: bombard needs one value per step"),
 ])
-def test_what_the_schema_cannot_say_is_refused_by_the_setup(tables: dict, words: str) -> None:
+def test_what_the_schema_cannot_say_is_refused_when_the_game_starts(tables: dict, words: str) -> None:
     doc, ruleset = checked_scenario(scenario_doc(tables))  # the shape is right
     with pytest.raises(PbemError) as caught:
-        ruleset.setup(doc.data)
+        start(ruleset, doc.data)  # Toc.setup (the columns), then Toc.prepare (values per step, the map)
     assert words in str(caught.value), str(caught.value)
 
 

@@ -7,7 +7,7 @@ name whole; unit types may also be replaced one by one under `tables: {unit_type
 may name a packaged map or give a whole map document under `setup: {map: ...}`.
 
 `TABLES_SCHEMA` is what the core checks a scenario's `tables:` against (`Toc.tables_schema`);
-`checked_setup` adds what a schema cannot say. A state carries its setup in `state["setup"]`;
+`checked_setup` and `prepare` add what a schema cannot say. A state carries its setup in `state["setup"]`;
 `prepare(setup)` builds the `Context` from it, once per game (the core binds it: `Rules`), and
 the rules receive that context in every call. Nothing here is cached between games: what a
 context derives (LoS, move costs by unit kind, the hexes near a hex) lives in the context.
@@ -397,8 +397,9 @@ def scenario_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
-    """`scenario_setup` for a scenario the schemas accepted, with what they cannot check: the results
-    tables' columns, one value per step in the unit types, and the map (PbemError otherwise)."""
+    """`scenario_setup` for a scenario the schemas accepted, with what they cannot check of its tables:
+    the results tables' columns (PbemError otherwise). The map and one value per step in the unit
+    types are checked by `prepare`, which the core calls on this setup next (`core.ruleset.start`)."""
     out = scenario_setup(scenario)
     problems: list[Problem] = []
     for name in ("bombardment", "defensive_fire"):
@@ -406,5 +407,4 @@ def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
             problems += column_problems(name, out["tables"][name])
     if problems:
         raise PbemError(problems)
-    prepare(out)  # fail early on a bad map or unit type
     return out
