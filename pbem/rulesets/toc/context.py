@@ -6,11 +6,11 @@ under its top-level `tables:` key (a table given there replaces the default tabl
 name whole; unit types may also be replaced one by one under `tables: {unit_types: ...}`) and
 may name a packaged map or give a whole map document under `setup: {map: ...}`.
 
-`TABLES_SCHEMA` is what the core checks a scenario's `tables:` against (`Toc.tables_schema`);
-`checked_setup` and `prepare` add what a schema cannot say. A state carries its setup in `state["setup"]`;
-`prepare(setup)` builds the `Context` from it, once per game (the core binds it: `Rules`), and
-the rules receive that context in every call. Nothing here is cached between games: what a
-context derives (LoS, move costs by unit kind, the hexes near a hex) lives in the context.
+`tables_schema()` is what the core checks a scenario's `tables:` against (`Toc.tables_schema`);
+`checked_setup` and `prepare` refuse what a schema cannot say. A state carries its setup in
+`state["setup"]`; `prepare(setup)` builds the `Context` from it, once per game (the core binds
+it: `Rules`), and the rules receive that context in every call. Nothing here is cached between
+games: what a context derives (LoS, move costs by unit kind, the hexes near a hex) lives in it.
 """
 
 from __future__ import annotations
