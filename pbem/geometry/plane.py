@@ -667,3 +667,40 @@ def first_stop(footprint: Sequence[Shape], path: Sequence[Point],
             s = min(length, s + max(1, nearest - reach - 3))
         travelled += length
     return None
+
+
+# --- bearings --------------------------------------------------------------------------------
+
+def bearing(a: Point, b: Point) -> int:
+    """The whole-degree facing from a toward b (0 = north, clockwise): the table direction
+    nearest to b - a, judged by the cross products with the two neighbouring table
+    directions; a tie goes to the smaller bearing. a == b gives 0."""
+    vx, vy = b[0] - a[0], b[1] - a[1]
+    if vx == 0 and vy == 0:
+        return 0
+
+    def clockwise_of(f: int) -> bool:
+        """Whether v lies clockwise of (or on) direction f, within the half-turn after it."""
+        dx, dy = direction(f)
+        c = dx * vy - dy * vx  # < 0: v is clockwise of f
+        return c < 0 or (c == 0 and dx * vx + dy * vy > 0)
+
+    # the quadrant first, then a binary search for the last f with v clockwise of it
+    quadrant = 0 if vx >= 0 and vy > 0 else 90 if vx > 0 and vy <= 0 else 180 if vx <= 0 and vy < 0 else 270
+    lo, hi = quadrant, quadrant + 90  # v lies in [lo, hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if clockwise_of(mid):
+            lo = mid
+        else:
+            hi = mid
+    (ax, ay), (bx, by) = direction(lo), direction(hi)
+    off_lo = abs(ax * vy - ay * vx)
+    off_hi = abs(bx * vy - by * vx)
+    return (lo if off_lo <= off_hi else hi) % 360
+
+
+def turn_between(a: int, b: int) -> int:
+    """The smaller turn, in whole degrees (0..180), from facing a to facing b."""
+    d = (b - a) % 360
+    return min(d, 360 - d)
