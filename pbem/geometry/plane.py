@@ -645,6 +645,8 @@ def first_stop(footprint: Sequence[Shape], path: Sequence[Point],
     start = path[0]
     obstacles = [(key, obstacle) for key, obstacle in obstacles
                  if not any(within(shape, obstacle, reach) for shape in footprint)]
+    if not obstacles:
+        return None
     travelled = 0
     legs = list(zip(path, path[1:])) or [(start, start)]
     for p, q in legs:

@@ -218,17 +218,24 @@ def _route_to(route: Sequence[Point], distance: int) -> list[Point]:
 
 
 def _clamp(route: list[Point], allowance: int, penalty: Penalty | None) -> tuple[list[Point], bool]:
-    """The route cut to what the allowance pays for; whether it was cut. With a penalty the
-    cut is repeated until the cost of the cut route fits (a shorter route never costs more)."""
-    budget = allowance
-    cut = False
-    for _ in range(8):
-        length = path_length(route)
-        left = budget - (penalty(route) if penalty else 0)
-        if length <= left:
-            return route, cut
-        route, cut = _route_to(route, max(0, left)), True
-    return route, cut
+    """The longest start of the route the allowance pays for, and whether it is shorter than
+    the route. The cost of a start, its length plus its penalty, never falls as it grows, so
+    a binary search over whole units finds it."""
+    def cost(route_part: list[Point]) -> int:
+        return path_length(route_part) + (penalty(route_part) if penalty else 0)
+
+    if cost(route) <= allowance:
+        return route, False
+    lo, hi = 0, min(path_length(route), allowance)  # the start of length lo is paid for
+    if cost(_route_to(route, hi)) <= allowance:
+        return _route_to(route, hi), True
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if cost(_route_to(route, mid)) <= allowance:
+            lo = mid
+        else:
+            hi = mid
+    return _route_to(route, lo), True
 
 
 def _fits(bases: Mapping[str, Base], start: Point, at: Point, table: Table) -> bool:
