@@ -71,8 +71,12 @@ def test_the_registry_ships_rulesets() -> None:
     assert SHIPPED, "no shipped ruleset found"
 
 
+TABLE_ONLY = {"table.yaml"}  # a miniatures table drawn ahead of its ruleset (issue #12; tests/test_tablemap.py)
+
+
 def test_every_sample_is_of_a_shipped_ruleset() -> None:
-    unknown = sorted(p.name for p in (ROOT / "samples").iterdir() if p.is_dir() and p.name not in SHIPPED)
+    unknown = sorted(p.name for p in (ROOT / "samples").iterdir() if p.is_dir() and p.name not in SHIPPED
+                     and {f.name for f in p.iterdir()} != TABLE_ONLY)
     assert not unknown, f"samples of rulesets that are not shipped: {unknown}"
 
 
