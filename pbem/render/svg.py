@@ -3,7 +3,8 @@
 Flat-topped hexes, columns vertical, map north up (the printed layout turned as the map's
 `north` says, see `Layout`). Everything drawn comes from the view through its ruleset's
 adapter, so the picture can show no more than the view. The board is read only through the
-`HexBoard` interface (board.py); a table board will get a layout of its own.
+`HexBoard` interface (board.py). A view whose adapter gives a `TablePicture` (an open table,
+`TableBoard`) is drawn by `table.py` instead: `render` dispatches on the picture's kind.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, Mapping
 
 from pbem.geometry.hexgrid import Hex
 
-from .adapters import ATTACKS, Action, Adapter, Counter, Mark, Picture, adapter_for
+from .adapters import ATTACKS, Action, Adapter, Counter, Mark, Picture, TablePicture, adapter_for
 from .board import HexBoard
 
 R = 30.0  # hex radius (centre to corner), px
@@ -100,6 +101,10 @@ def render(view: Mapping[str, Any], area: str | None = None) -> str:
     if adapter is None:
         raise ValueError(f"no map renderer for ruleset {(view.get('ruleset') or {}).get('id')!r}")
     pic = adapter.picture(view)
+    if isinstance(pic, TablePicture):  # an open table: its own drawing (area: "X,Y-X,Y" in table units)
+        from .table import render_view
+
+        return render_view(view, adapter, pic, area)
     import svgwrite  # only when there is something to draw
 
     lay = Layout(pic.map, _parse_area(area))
