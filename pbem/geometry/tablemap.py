@@ -38,6 +38,7 @@ Example::
     edges: {allies: south, axis: north}
     kinds:
       woods: {area: true, blocks_sight: inside-only, cover: inside}
+      hill: {area: true, cover: behind-crest}
       wall:
         area: false
         crossing_penalty: {value: 50, source: "bst Move Distances"}
@@ -728,7 +729,7 @@ def _why_not_simple(shape: Shape) -> str:
     for i, p in enumerate(pts):
         if p in pts[:i]:
             return f"point [{i}] repeats point [{pts.index(p)}]"
-    if plane.twice_area(shape) == 0:
+    if all(plane.cross(pts[0], pts[1], p) == 0 for p in pts[2:]):
         return "the points lie on one line (no area)"
     n = len(pts)
     for i in range(n):
