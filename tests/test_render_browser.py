@@ -61,3 +61,33 @@ def test_chromium_shows_the_map_with_the_counters_where_they_belong(tmp_path: Pa
     x, y = lay.centre(lone[0])
     r, g, b_ = image.getpixel((int(x - R * 0.45), int(y + R * 0.05)))
     assert abs(r - 0x3D) < 40 and abs(g - 0x6F) < 40 and abs(b_ - 0xB6) < 40, (r, g, b_)
+
+
+def test_chromium_shows_a_table_with_its_bases_where_they_belong(tmp_path: Path) -> None:
+    """A table picture (pbem.render.table) in Chromium: an own base in its side's colour at its
+    point, and each side's table edge on its side of the picture (north up)."""
+    from pbem.geometry.tablemap import load_table_map
+    from pbem.render.adapters import Figure, TablePicture
+    from pbem.render.table import Frame, draw
+
+    table = load_table_map(ROOT / "samples" / "bst" / "table.yaml")
+    assert dict(table.edges) == {"allies": "south", "axis": "north"}
+    own = Figure("a1", "allies", (700, 150), 30, 60, 60, unit="A1")
+    enemy = Figure("x1", "axis", (1300, 1000), 180, 60, 60, own=False)
+    svg = draw(TablePicture(map=table, figures=[own, enemy]), ("bst: the Allies side's table", ""))
+    image, width, height = screenshot(svg, tmp_path)
+    assert image.size == (width, height)
+    colours = image.getcolors(maxcolors=1 << 20)
+    assert colours is not None and len(colours) > 50, "the screenshot is (nearly) blank"
+    frame = Frame(table)
+
+    def near(pixel: tuple[int, int, int], rgb: tuple[int, int, int], by: int = 40) -> bool:
+        return all(abs(a - b) < by for a, b in zip(pixel, rgb))
+
+    x, y = frame.page((own.centre[0] - 15, own.centre[1] - 15))  # inside the base, clear of its label
+    assert near(image.getpixel((int(x), int(y))), (0x3D, 0x6F, 0xB6)), image.getpixel((int(x), int(y)))
+    x, y = frame.page((enemy.centre[0] + 15, enemy.centre[1] + 15))
+    assert near(image.getpixel((int(x), int(y))), (0x5B, 0x5B, 0x5B), 60), image.getpixel((int(x), int(y)))
+    middle = int(frame.page((table.width // 2, 0))[0])
+    assert near(image.getpixel((middle, int(frame.bottom_edge + 3))), (0x3D, 0x6F, 0xB6))  # the Allies edge, south
+    assert near(image.getpixel((middle, int(frame.top - 3))), (0x5B, 0x5B, 0x5B), 30)  # the Axis edge, north

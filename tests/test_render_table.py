@@ -331,6 +331,9 @@ def test_an_area_draws_part_of_the_table() -> None:
     r1 = by_id(root, "base-r1").find(f"{NS}polygon")
     assert r1 is not None and points(r1.get("points", "")) == frame.points(Base((200, 100), 0, 30, 30).corners)
     assert by_id(root, "table").get("clip-path") == "url(#table-clip)"
+    fire = by_id(root, "last-adjudication")[1]
+    assert fire.get("data-kind") == "fire" and fire.find(f"{NS}rect") is None  # its target is outside: no label
+    assert [el.get("data-kind") for el in by_id(root, "markers")] == ["pinned", "fire"]  # those at 500,500 and 20,20 are outside
     for bad in ("2030-2640", "0,0-0,0", "5000,5000-6000,6000"):
         with pytest.raises(ValueError):
             parse_window(bad, TABLE)

@@ -5,9 +5,11 @@ All of them read only the view a side receives (through its ruleset's picture ad
 (one line per event, the line for what comes next, the report) are in `words.py`; the mail
 judge and the forum post use them and these functions plainly (`pbem/mail/report.py`).
 
-    adapters  what a ruleset's picture adapter gives: counters, marks, actions on a board
-    board     the board interface a picture is drawn on (a hex map today)
-    svg       the SVG drawing
+    adapters  what a ruleset's picture adapter gives: counters, marks, actions on a hex map;
+              bases, markers, actions on a table
+    board     the board interfaces a picture is drawn on (a hex map, an open table)
+    svg       the SVG drawing of a hex map (and the dispatch to table)
+    table     the SVG drawing of an open table
     words     event lines, the next line, the report
     cli       `pbem render` and `pbem report`
 """
@@ -25,9 +27,11 @@ def has_map(view: Mapping[str, Any]) -> bool:
 
 
 def map_svg(view: Mapping[str, Any], area: str | None = None) -> str:
-    """The side's map as an SVG document; `area` is "CCRR-CCRR" (two corners) to zoom in.
+    """The side's map as an SVG document; `area` is "CCRR-CCRR" (two corner hexes) to zoom in, or on
+    a table "X,Y-X,Y" (two corners in the table's unit).
 
-    ValueError when the view's ruleset has no pictures (ask `has_map` first) or `area` is not two hexes.
+    ValueError when the view's ruleset has no pictures (ask `has_map` first) or `area` is not two
+    corners.
     """
     from .svg import render  # imported on use: svgwrite is needed only to draw
 

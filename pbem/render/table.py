@@ -342,7 +342,7 @@ class _Drawing:
             if major and (v // STEP) % gap == 0:
                 labels.add(dwg.text(str(v), insert=(_r(f.left - 7), _r(y + 3.5)), text_anchor="end",
                                     **{"class": "grid-label", "data-y": str(v)}))
-        labels.add(dwg.text(self.board.unit, insert=(_r(f.left - 7), _r(f.bottom_edge + 16)), text_anchor="end",
+        labels.add(dwg.text(self.board.unit, insert=(_r(f.left - 7), _r(f.bottom_edge + 31)), text_anchor="end",
                             font_style="italic", **{"class": "grid-unit"}))
         table.add(lines)
         return labels
@@ -503,7 +503,7 @@ class _Drawing:
                         attrs2.update(stroke_width=1.8 if dotted else 2, stroke_dasharray="2,2" if dotted else "none",
                                       marker_end=self._arrow(act.side))
                     item.add(dwg.line(o, target, **attrs2))
-                if act.label:
+                if act.label and f.shows(act.target):
                     k = labelled[target] = labelled.get(target, 0) + 1
                     w = 6.0 * len(act.label) + 8
                     lx = _r(min(max(target[0], f.left + w / 2 + 2), f.right_edge - w / 2 - 2))
