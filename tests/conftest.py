@@ -1,4 +1,4 @@
-"""Shared fixtures: the test-only `duel` ruleset and ready-made games."""
+"""Shared fixtures: the test-only `duel` and `patrol` rulesets and ready-made games."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from hypothesis import settings
 from pbem.core import ruleset
 
 ruleset.register("duel", "tests.rulesets.duel:Duel")
+ruleset.register("patrol", "tests.rulesets.patrol:Patrol")
 
 # Property tests draw the same examples on every run, so a CI result never depends on luck.
 # HYPOTHESIS_PROFILE=explore draws fresh ones each run (bug hunting; PBEM_FUZZ_SCALE scales the

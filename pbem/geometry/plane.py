@@ -500,6 +500,37 @@ def meeting_parameters(a: Point, b: Point, shape: Shape) -> list[Fraction]:
     return sorted(found)
 
 
+def line_meetings(a: Point, b: Point, line: Shape) -> list[tuple[Fraction, Fraction]]:
+    """Where the segment a + t (b - a) meets a polyline, in order: a crossing or a touch as
+    (t, t), a stretch running along it as (t0, t1); meetings that touch are merged."""
+    if a == b:
+        return [(Fraction(0), Fraction(0))] if any(point_near_segment(a, r, s, 0) for r, s in line.edges) else []
+    spans: list[tuple[Fraction, Fraction]] = []
+    for c, d in line.edges:
+        d1, d2 = cross(c, d, a), cross(c, d, b)
+        if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0):
+            continue
+        d3, d4 = cross(a, b, c), cross(a, b, d)
+        if (d3 > 0 and d4 > 0) or (d3 < 0 and d4 < 0):
+            continue
+        if d1 != d2:
+            t = Fraction(d1, d1 - d2)
+            spans.append((t, t))
+            continue
+        ends = [_parameter_on(a, b, p) for p in (c, d) if _on_segment(p, a, b)]
+        ends += [t for t, p in ((Fraction(0), a), (Fraction(1), b)) if _on_segment(p, c, d)]
+        if ends:
+            spans.append((min(ends), max(ends)))
+    spans.sort()
+    merged: list[tuple[Fraction, Fraction]] = []
+    for t0, t1 in spans:
+        if merged and t0 <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], t1))
+        else:
+            merged.append((t0, t1))
+    return merged
+
+
 def inside_intervals(a: Point, b: Point, area: Shape) -> list[tuple[Fraction, Fraction]]:
     """The stretches (t0 < t1) of the segment a + t (b - a) lying in the closed polygon, in
     order. Grazing a corner (a single point) is not a stretch."""
@@ -510,7 +541,7 @@ def inside_intervals(a: Point, b: Point, area: Shape) -> list[tuple[Fraction, Fr
     out: list[tuple[Fraction, Fraction]] = []
     dx, dy = b[0] - a[0], b[1] - a[1]
     for t0, t1 in zip(ts, ts[1:]):
-        mid = (t0 + t1) / 2
+        mid = (t0 + t1) * Fraction(1, 2)
         den = mid.denominator
         num = (a[0] * den + dx * mid.numerator, a[1] * den + dy * mid.numerator)
         if _locate_scaled(num, den, area) >= 0:
@@ -529,7 +560,8 @@ def stretch_at_most(a: Point, b: Point, fraction: Fraction, limit: int) -> bool:
 @dataclass(frozen=True)
 class Crossing:
     """What a segment does with one feature: from `enter` to `leave` (parameters 0..1 along
-    it). For a line feature enter == leave is where it crosses or touches."""
+    it). For a line feature enter == leave where it crosses or touches, enter < leave where
+    the segment runs along it."""
 
     key: str
     enter: Fraction
@@ -561,9 +593,8 @@ class FeatureIndex:
                 for t0, t1 in inside_intervals(a, b, shape):
                     out.append((t0, t1, i, Crossing(key, t0, t1)))
             else:
-                ts = meeting_parameters(a, b, shape)
-                for t in ts:
-                    out.append((t, t, i, Crossing(key, t, t)))
+                for t0, t1 in line_meetings(a, b, shape):
+                    out.append((t0, t1, i, Crossing(key, t0, t1)))
         out.sort(key=lambda item: (item[0], item[1], item[2]))
         return [item[3] for item in out]
 
