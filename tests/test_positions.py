@@ -40,6 +40,8 @@ def valid(clause: dict[str, Any]) -> bool:
     ({"face": 360}, False),
     ({"toward": [1, 1], "distance": 0}, False),
     ({"to": [1, 1], "speed": 3}, False),                # unknown word
+    ({"to": [10 ** 30, 1]}, False),                     # no number beyond any table (no huge arithmetic)
+    ({"toward": [-10 ** 30, 1]}, False),
 ])
 def test_schema_accepts_exactly_the_vocabulary(clause: dict[str, Any], ok: bool) -> None:
     assert valid(clause) is ok

@@ -32,9 +32,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pbem.core.errors import DocPath, Problem
 from pbem.geometry.plane import Base, Point, Shape, Stop, bearing, first_stop, path_length, point_along_path
+from pbem.geometry.tablemap import MAX_SIZE
 
 POINT_SCHEMA: dict[str, Any] = {
-    "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+    "type": "array", "items": {"type": "integer", "minimum": -MAX_SIZE, "maximum": 2 * MAX_SIZE},
+    "minItems": 2, "maxItems": 2,
     "description": "[x, y] in whole table units: x to the east, y to the north, from the south-west corner",
 }
 
