@@ -568,45 +568,178 @@ class Crossing:
     leave: Fraction
 
 
+# Sort keys for parameters: floor(t * 2^64), an integer that orders like t (exact ties are then
+# broken by the Fraction itself), so sorting crossings rarely compares two Fractions.
+_KEY_BITS = 64
+_T0 = Fraction(0)
+_T1 = Fraction(1)
+_K1 = 1 << _KEY_BITS
+
+
+def _key(t: Fraction) -> int:
+    return (t.numerator << _KEY_BITS) // t.denominator
+
+
 @dataclass
 class FeatureIndex:
     """Terrain features by key, for asking what a segment crosses. Built once per table."""
 
     features: Sequence[tuple[str, Shape]]
-    _boxes: list[tuple[int, int, int, int]] = field(init=False, repr=False)
+    # per feature: west, south, east, north, position, key, shape, counter-clockwise (polygons)
+    _items: list[tuple[int, int, int, int, int, str, Shape, bool]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._boxes = [shape.box for _, shape in self.features]
+        self._items = [(*shape.box, i, key, shape, shape.closed and twice_area(shape) > 0)
+                       for i, (key, shape) in enumerate(self.features)]
 
     def crossings(self, a: Point, b: Point) -> list[Crossing]:
         """Every feature the closed segment ab touches, ordered by where it enters (then by
         where it leaves, then by the features' order): an area feature once per stretch
-        inside it, a line feature once per point or overlap where it is met."""
-        x0, x1 = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
-        y0, y1 = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
-        out: list[tuple[Fraction, Fraction, int, Crossing]] = []
-        for i, box in enumerate(self._boxes):
-            if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+        inside it, a line feature once per point or overlap where it is met.
+
+        The common case is decided here with one cross product per corner: when no corner of
+        a feature lies on the line ab and neither a nor b lies on the line of an edge the
+        segment meets, every meeting is a proper crossing inside one edge (a point, never a
+        stretch), so a polygon's inside and outside alternate from one cut to the next.
+        Anything else (a corner on the line, an end on an edge's line, a == b) goes to
+        `inside_intervals` and `line_meetings` for that feature; both ways give the same
+        answers.
+        """
+        ax, ay = a
+        bx, by = b
+        x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
+        y0, y1 = (ay, by) if ay <= by else (by, ay)
+        dx, dy = bx - ax, by - ay
+        k = dx * ay - dy * ax  # cross(a, b, p) == dx * p.y - dy * p.x - k
+        point = dx == 0 and dy == 0
+        out: list[tuple[int, Fraction, int, Fraction, int, Crossing]] = []
+        for w, s, e, n, i, key, shape, ccw in self._items:
+            if w > x1 or e < x0 or s > y1 or n < y0:
                 continue
-            key, shape = self.features[i]
-            if shape.closed:
-                for t0, t1 in inside_intervals(a, b, shape):
-                    out.append((t0, t1, i, Crossing(key, t0, t1)))
+            if point:
+                out += _crossings_exact(a, b, i, key, shape)
+                continue
+            # the line ab misses the box when all four corners are strictly on one side
+            ws, es = dy * w + k, dy * e + k
+            c1, c2, c3, c4 = dx * s - ws, dx * s - es, dx * n - ws, dx * n - es
+            if (c1 > 0 and c2 > 0 and c3 > 0 and c4 > 0) or (c1 < 0 and c2 < 0 and c3 < 0 and c4 < 0):
+                continue
+            pts = shape.points
+            sides = [dx * py - dy * px - k for px, py in pts]
+            if 0 in sides:
+                out += _crossings_exact(a, b, i, key, shape)
+                continue
+            closed = shape.closed
+            cuts: list[tuple[int, Fraction, bool]] = []  # key, t, a on the left of the edge
+            exact = False
+            behind = False  # the line crosses the boundary an odd number of times before a
+            prev = sides[-1] if closed else sides[0]
+            cx, cy = pts[-1] if closed else pts[0]
+            for j in range(0 if closed else 1, len(pts)):
+                cur = sides[j]
+                ex, ey = pts[j]
+                if (prev > 0) != (cur > 0):  # the edge (c, e) straddles the line ab
+                    ux, uy = ex - cx, ey - cy
+                    d1 = ux * (ay - cy) - uy * (ax - cx)  # cross(c, e, a)
+                    d2 = ux * (by - cy) - uy * (bx - cx)  # cross(c, e, b)
+                    if d1 == 0 or d2 == 0:
+                        exact = True
+                        break
+                    if (d1 > 0) != (d2 > 0):
+                        num, den = (d1, d1 - d2) if d1 > d2 else (-d1, d2 - d1)
+                        cuts.append(((num << _KEY_BITS) // den, Fraction(num, den), d1 > 0))
+                    elif (d1 > 0) != (d1 > d2):  # it meets the line before a (t < 0)
+                        behind = not behind
+                prev = cur
+                cx, cy = ex, ey
+            if exact:
+                out += _crossings_exact(a, b, i, key, shape)
+            elif not closed:
+                if len(cuts) > 1:  # two edges of a self-crossing polyline may meet ab at one point
+                    cuts = sorted({(ck, ct, False) for ck, ct, _ in cuts})
+                out += [(ck, ct, ck, ct, i, Crossing(key, ct, ct)) for ck, ct, _ in cuts]
+            elif not cuts:
+                # all of ab inside or all outside: a is inside when the line ab crosses the
+                # boundary an odd number of times before it (no corner lies on the line)
+                if behind:
+                    out.append((0, _T0, _K1, _T1, i, Crossing(key, _T0, _T1)))
             else:
-                for t0, t1 in line_meetings(a, b, shape):
-                    out.append((t0, t1, i, Crossing(key, t0, t1)))
-        out.sort(key=lambda item: (item[0], item[1], item[2]))
-        return [item[3] for item in out]
+                cuts.sort()
+                # before the first cut ab is inside when a is on the polygon's inner side of
+                # that edge (the left of an edge of a counter-clockwise polygon), then each
+                # cut changes sides
+                inside = cuts[0][2] == ccw
+                pk, pt = 0, _T0
+                for ck, ct, _ in cuts:
+                    if inside:
+                        out.append((pk, pt, ck, ct, i, Crossing(key, pt, ct)))
+                    inside = not inside
+                    pk, pt = ck, ct
+                if inside:
+                    out.append((pk, pt, _K1, _T1, i, Crossing(key, pt, _T1)))
+        # (enter, leave, feature) never repeats, so the Crossing itself is never compared
+        out.sort()
+        return [item[5] for item in out]
+
+
+def _crossings_exact(a: Point, b: Point, i: int, key: str,
+                     shape: Shape) -> list[tuple[int, Fraction, int, Fraction, int, Crossing]]:
+    """One feature's crossings by the general (Fraction) route, as `crossings` sorts them."""
+    if shape.closed:
+        return [(_key(t0), t0, _key(t1), t1, i, Crossing(key, t0, t1)) for t0, t1 in inside_intervals(a, b, shape)]
+    return [(_key(t0), t0, _key(t1), t1, i, Crossing(key, t0, t1)) for t0, t1 in line_meetings(a, b, shape)]
 
 
 def passes_near(a: Point, b: Point, shapes: Iterable[tuple[str, Shape]], reach: int) -> list[str]:
     """The keys of the shapes the closed segment ab comes within `reach` of, in the order of
-    their first point's projection along ab (ties by the given order)."""
-    seg = Shape((a, b)) if a != b else Shape((a,))
+    their first point's projection along ab (ties by the given order).
+
+    Two exact shortcuts before `within`: a corner within `reach` of the line ab whose foot
+    falls on the segment is within reach of the segment (a hit); a shape whose corners all
+    lie strictly on one side of the line, each further than `reach` from it, is not (the
+    shape lies in the convex hull of its corners)."""
+    if a == b:
+        seg = Shape((a,))
+        return [key for _, _, key in sorted((dot(a, shape.points[0], b), i, key)
+                                            for i, (key, shape) in enumerate(shapes)
+                                            if within(seg, shape, reach))]
+    ax, ay = a
+    bx, by = b
+    x0, x1 = (ax - reach, bx + reach) if ax <= bx else (bx - reach, ax + reach)
+    y0, y1 = (ay - reach, by + reach) if ay <= by else (by - reach, ay + reach)
+    dx, dy = bx - ax, by - ay
+    k = dx * ay - dy * ax
+    length2 = dx * dx + dy * dy
+    limit = reach * reach * length2  # side * side > limit: further than reach from the line
+    segment: Shape | None = None
     hits: list[tuple[int, int, str]] = []
     for i, (key, shape) in enumerate(shapes):
-        if within(seg, shape, reach):
-            hits.append((dot(a, shape.points[0], b), i, key))
+        w, s, e, n = shape.box
+        if w > x1 or e < x0 or s > y1 or n < y0:
+            continue
+        pts = shape.points
+        left = right = near = False
+        for px, py in pts:
+            side = dx * py - dy * px - k
+            if side * side <= limit:
+                along = dx * (px - ax) + dy * (py - ay)
+                if 0 <= along <= length2:
+                    near = True
+                    break
+                left = right = True
+            elif side > 0:
+                left = True
+            else:
+                right = True
+        if not near:
+            if left != right:
+                continue
+            if segment is None:
+                segment = Shape((a, b))
+            if not within(segment, shape, reach):
+                continue
+        p = pts[0]
+        hits.append((dx * (p[0] - ax) + dy * (p[1] - ay), i, key))
     hits.sort()
     return [key for _, _, key in hits]
 
