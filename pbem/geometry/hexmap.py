@@ -26,17 +26,15 @@ Hex ids must be quoted strings: an unquoted 0507 would reach us as a number.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from pbem.geometry.fields import NAME_PATTERN as _NAME_PATTERN, Fields
 from pbem.geometry.hexgrid import STAGGERS, Hex, HexGrid, HexLike, Hexside, Stagger, as_hex, toward
 
 DocPath = tuple[str | int, ...]
 
-_NAME_RE = re.compile(r"[a-z][a-z0-9_-]*")
-_NAME_PATTERN = "^[a-z][a-z0-9_-]*$"
 _ID_PATTERN = "^[0-9]{4}$"
 
 _TOP_KEYS = ("bounds", "stagger", "north", "default_terrain", "omit", "hexes", "hexsides", "sets", "assumed", "source")
@@ -120,6 +118,11 @@ class MapError(ValueError):
         where = _format_path(path)
         super().__init__(f"map: {where}: {message}" if where else f"map: {message}")
         self.path = path
+
+
+_FIELDS = Fields(MapError, 'wooded_hills')
+_mapping, _list, _keys, _int, _bool, _text, _name = (_FIELDS.mapping, _FIELDS.list, _FIELDS.keys, _FIELDS.int,
+                                                     _FIELDS.bool, _FIELDS.text, _FIELDS.name)
 
 
 def _format_path(path: DocPath) -> str:
@@ -326,49 +329,18 @@ class _Reader:
         return out
 
 
-def _mapping(value: object, path: DocPath) -> dict[Any, Any]:
-    if not isinstance(value, dict):
-        raise MapError(f"expected a mapping, got {type(value).__name__}", path)
-    return value
 
 
-def _list(value: object, path: DocPath) -> list[Any]:
-    if not isinstance(value, list):
-        raise MapError(f"expected a list, got {type(value).__name__}", path)
-    return value
 
 
-def _keys(doc: dict[Any, Any], allowed: tuple[str, ...], required: tuple[str, ...], path: DocPath) -> None:
-    for key in doc:
-        if key not in allowed:
-            raise MapError(f"unknown key {key!r} (allowed: {', '.join(allowed)})", path)
-    for key in required:
-        if key not in doc:
-            raise MapError(f"missing key {key!r}", path)
 
 
-def _int(value: object, low: int, high: int, path: DocPath) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise MapError(f"expected an integer {low}-{high}, got {value!r}", path)
-    return value
 
 
-def _bool(value: object, path: DocPath) -> bool:
-    if type(value) is not bool:
-        raise MapError(f"expected true or false, got {value!r}", path)
-    return value
 
 
-def _text(value: object, path: DocPath) -> str:
-    if not isinstance(value, str) or not value:
-        raise MapError(f"expected a non-empty string, got {value!r}", path)
-    return value
 
 
-def _name(value: object, path: DocPath) -> str:
-    if not isinstance(value, str) or not _NAME_RE.fullmatch(value):
-        raise MapError(f"expected a lower-case name like 'wooded_hills', got {value!r}", path)
-    return value
 
 
 def _names(value: object, path: DocPath) -> tuple[str, ...]:

@@ -65,16 +65,16 @@ temporary shapes for one question, `with_features(...)` returns a map with more 
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
 from pbem.core import yamlio
 from pbem.core.errors import DocPath, Problem, format_path
 from pbem.geometry import plane
+from pbem.geometry.fields import NAME_PATTERN as _NAME_PATTERN, NAME_RE as _NAME_RE, Fields
 from pbem.geometry.plane import Crossing, FeatureIndex, Point, Shape
 
 __all__ = [
@@ -99,8 +99,6 @@ RULESET_KINDS = "(ruleset kinds)"
 """The first element of an error's path when the fault is in the ruleset's `kinds` table, not
 in the document."""
 
-_NAME_RE = re.compile(r"[a-z][a-z0-9_-]*")
-_NAME_PATTERN = "^[a-z][a-z0-9_-]*$"
 _TOP_KEYS = ("unit", "width", "depth", "north", "edges", "kinds", "features", "zones", "objectives",
              "assumed", "source")
 _REQUIRED_TOP = ("unit", "width", "depth", "assumed", "source")
@@ -258,6 +256,11 @@ class TableMapError(ValueError):
         """The same fault as a `Problem`, for reports that collect them."""
         return Problem(f"table map: {self.message}", file=self.file, line=self.line, column=self.column,
                        path=self.path)
+
+
+_FIELDS = Fields(TableMapError, 'wood-a')
+_mapping, _list, _keys, _int, _bool, _text, _name = (_FIELDS.mapping, _FIELDS.list, _FIELDS.keys, _FIELDS.int,
+                                                     _FIELDS.bool, _FIELDS.text, _FIELDS.name)
 
 
 # --- the map ---------------------------------------------------------------------------------
@@ -766,47 +769,14 @@ def _listing(names: Iterable[str]) -> str:
     return ", ".join(found) if found else "none"
 
 
-def _mapping(value: object, path: DocPath) -> dict[Any, Any]:
-    if not isinstance(value, dict):
-        raise TableMapError(f"expected a mapping, got {type(value).__name__}", path)
-    return value
 
 
-def _list(value: object, path: DocPath) -> list[Any]:
-    if not isinstance(value, list):
-        raise TableMapError(f"expected a list, got {type(value).__name__}", path)
-    return value
 
 
-def _keys(doc: dict[Any, Any], allowed: Sequence[str], required: Sequence[str], path: DocPath) -> None:
-    for key in doc:
-        if key not in allowed:
-            raise TableMapError(f"unknown key {key!r} (allowed: {', '.join(allowed)})", path)
-    for key in required:
-        if key not in doc:
-            raise TableMapError(f"missing key {key!r}", path)
 
 
-def _int(value: object, low: int, high: int, path: DocPath) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise TableMapError(f"expected a whole number {low}-{high}, got {value!r}", path)
-    return value
 
 
-def _bool(value: object, path: DocPath) -> bool:
-    if type(value) is not bool:
-        raise TableMapError(f"expected true or false, got {value!r}", path)
-    return value
 
 
-def _text(value: object, path: DocPath) -> str:
-    if not isinstance(value, str) or not value:
-        raise TableMapError(f"expected a non-empty string, got {value!r}", path)
-    return value
 
-
-def _name(value: object, path: DocPath) -> str:
-    if not isinstance(value, str) or not _NAME_RE.fullmatch(value):
-        raise TableMapError(f"expected a lower-case name like 'wood-a' or 'blocks_sight' "
-                            f"({_NAME_PATTERN}), got {value!r}", path)
-    return value
