@@ -13,9 +13,10 @@ a static check: every module in scope is parsed with `ast` and may not contain
 - any import of a module in `FORBIDDEN_MODULES` (or of one of their submodules), nor a
   dynamic `__import__` / `importlib.import_module` of one.
 
-Scope: `pbem/geometry/plane.py`, `pbem/geometry/tablemap.py` (when it exists), the modules of
-the shared ruleset kit whose names start with `table` or `positions`, and every module of the
-miniatures rulesets `pbem/rulesets/bst/` and `pbem/rulesets/wtj1916/` (when they exist).
+Scope: `pbem/geometry/plane.py`, `pbem/geometry/tablemap.py`, the modules of the shared ruleset
+kit whose names start with `table` or `positions`, every module of the miniatures rulesets
+`pbem/rulesets/bst/` and `pbem/rulesets/wtj1916/` (those that exist), and every `pbem.geometry`
+module they import (the hex games' `hexgrid` and `hexmap` aside).
 `test_the_check_catches_each_forbidden_thing` proves the check is a real one.
 """
 
@@ -98,78 +99,76 @@ def violations(source: str, filename: str = "<snippet>") -> list[Violation]:
     return sorted(found, key=lambda v: (v.line, v.what))
 
 
+HEX_MODULES = frozenset({"pbem.geometry.hexgrid", "pbem.geometry.hexmap"})  # the hex games' own
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _geometry_imports(path: Path) -> set[str]:
+    """The `pbem.geometry` modules a module imports (at any depth in its code)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)  # `from pkg import mod`
+    return {name for name in found if name.startswith("pbem.geometry.")}
+
+
 def modules_in_scope() -> list[Path]:
-    """The modules whose answers a miniatures adjudication depends on (see the docstring)."""
-    paths = [PACKAGE / "geometry" / "plane.py"]
-    tablemap = PACKAGE / "geometry" / "tablemap.py"
-    if tablemap.exists():
-        paths.append(tablemap)
+    """The modules a miniatures adjudication's answers come from: the plane, the table map,
+    the kit's table and positions modules, every module of the miniatures rulesets, and every
+    `pbem.geometry` module any of them imports, transitively (but the hex modules)."""
+    roots = [PACKAGE / "geometry" / "plane.py", PACKAGE / "geometry" / "tablemap.py"]
     kit = PACKAGE / "rulesets" / "kit"
-    paths += sorted(p for p in kit.glob("*.py") if p.name.startswith(("table", "positions")))
+    roots += sorted(p for p in kit.glob("*.py") if p.name.startswith(("table", "positions")))
     for ruleset in MINIATURES_RULESETS:
         folder = PACKAGE / "rulesets" / ruleset
         if folder.is_dir():
-            paths += sorted(folder.rglob("*.py"))
-    return paths
-
-
-# Known violations awaiting the owner's fix, (module, line text) -> why. Each must still be
-# present (a stale entry fails), and `test_no_known_violations_left` is a strict xfail while any
-# remain, so a fix shows up as an XPASS that asks for this entry to go.
-KNOWN: dict[tuple[str, str], str] = {
-    ("pbem/geometry/plane.py", "mid = (t0 + t1) / 2"):
-        "inside_intervals halves a Fraction with `/` (exact, but the module promises no `/`)",
-}
+            roots += sorted(folder.rglob("*.py"))
+    todo = [p for p in roots if p.exists()]
+    seen: dict[Path, None] = {}
+    while todo:
+        path = todo.pop(0)
+        if path in seen:
+            continue
+        seen[path] = None
+        for name in sorted(_geometry_imports(path) - HEX_MODULES):
+            target = ROOT.joinpath(*name.split(".")).with_suffix(".py")
+            if target.exists():
+                todo.append(target)
+    return list(seen)
 
 
 def _relative(path: Path) -> str:
     return path.relative_to(ROOT).as_posix()
 
 
-def _unexpected(path: Path) -> tuple[list[str], list[tuple[str, str]]]:
-    """Violations not in KNOWN (as text) and the KNOWN keys this module actually hits."""
-    source = path.read_text(encoding="utf-8")
-    lines = source.splitlines()
-    unexpected: list[str] = []
-    hit: list[tuple[str, str]] = []
-    for v in violations(source, str(path)):
-        key = (_relative(path), lines[v.line - 1].strip() if v.line else "")
-        if key in KNOWN:
-            hit.append(key)
-        else:
-            unexpected.append(f"{_relative(path)} {v}")
-    return unexpected, hit
-
-
-def test_scope_finds_the_plane_and_the_kit_positions() -> None:
+def test_scope_finds_the_miniatures_modules() -> None:
     names = {_relative(p) for p in modules_in_scope()}
     assert "pbem/geometry/plane.py" in names
-    if (PACKAGE / "rulesets" / "kit" / "positions.py").exists():
-        assert "pbem/rulesets/kit/positions.py" in names
-    for p in modules_in_scope():
-        assert p.exists(), p
+    for optional in ("pbem/geometry/tablemap.py", "pbem/rulesets/kit/positions.py"):
+        if (ROOT / optional).exists():
+            assert optional in names
+    if (PACKAGE / "geometry" / "tablemap.py").exists() and (PACKAGE / "geometry" / "fields.py").exists():
+        assert "pbem/geometry/fields.py" in names  # what the table map imports comes along
+    assert not {"pbem/geometry/hexgrid.py", "pbem/geometry/hexmap.py"} & names
 
 
 @pytest.mark.parametrize("path", modules_in_scope(), ids=_relative)
 def test_module_has_no_float_arithmetic(path: Path) -> None:
-    unexpected, _ = _unexpected(path)
-    assert unexpected == []
+    assert [str(v) for v in violations(path.read_text(encoding="utf-8"), str(path))] == []
 
 
-def test_known_violations_are_still_there() -> None:
-    """Every KNOWN entry names a violation that exists (remove an entry once fixed)."""
-    hits: set[tuple[str, str]] = set()
-    for path in modules_in_scope():
-        hits.update(_unexpected(path)[1])
-    assert set(KNOWN) <= hits or not KNOWN, sorted(set(KNOWN) - hits)
-
-
-@pytest.mark.xfail(strict=True, reason="plane bug: inside_intervals uses `/` on a Fraction (see KNOWN)")
-def test_no_known_violations_left() -> None:
-    hits: set[tuple[str, str]] = set()
-    for path in modules_in_scope():
-        hits.update(_unexpected(path)[1])
-    assert not hits, sorted(hits)
+def test_a_scoped_module_with_a_violation_fails(tmp_path: Path) -> None:
+    """The per-module test reads real files: a module with `math.sin` in it is reported."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("from math import sin\n\ndef f(x: int) -> int:\n    return int(sin(x) * 2)\n")
+    assert [v.line for v in violations(bad.read_text(), str(bad))] == [1]
 
 
 # --- the check itself is a real one ------------------------------------------------------------
@@ -232,3 +231,13 @@ def test_the_check_passes_integer_code() -> None:
         "from math import isqrt as root\n"
     )
     assert violations(clean) == []
+
+
+def test_the_shipped_sine_table_is_whole_numbers() -> None:
+    """The table is data read with `json`, which would hand back floats for `0.5`: every entry
+    (and the scale) must be an int."""
+    import json
+
+    data = json.loads((PACKAGE / "geometry" / "sine.json").read_text(encoding="utf-8"))
+    assert type(data["scale"]) is int and len(data["sine"]) == 91
+    assert all(type(v) is int for v in data["sine"])
