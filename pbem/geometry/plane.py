@@ -474,39 +474,15 @@ def _parameter_on(a: Point, b: Point, p: Point) -> Fraction:
     return Fraction(dot(a, p, b), dist2(a, b))
 
 
-def meeting_parameters(a: Point, b: Point, shape: Shape) -> list[Fraction]:
-    """Every parameter t in [0, 1] where the segment a + t (b - a) meets the shape's edges,
-    sorted, without repeats (an overlap along an edge gives its two ends)."""
-    if a == b:
-        return [Fraction(0)] if any(point_near_segment(a, r, s, 0) for r, s in shape.edges) else []
-    found: set[Fraction] = set()
-    for c, d in shape.edges:
-        d1, d2 = cross(c, d, a), cross(c, d, b)
-        if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0):
-            continue
-        d3, d4 = cross(a, b, c), cross(a, b, d)
-        if (d3 > 0 and d4 > 0) or (d3 < 0 and d4 < 0):
-            continue
-        if d1 != d2:
-            found.add(Fraction(d1, d1 - d2))
-            continue
-        # collinear: the overlap's ends that lie on both segments
-        for p in (c, d):
-            if _on_segment(p, a, b):
-                found.add(_parameter_on(a, b, p))
-        for t, p in ((Fraction(0), a), (Fraction(1), b)):
-            if _on_segment(p, c, d):
-                found.add(t)
-    return sorted(found)
 
 
-def line_meetings(a: Point, b: Point, line: Shape) -> list[tuple[Fraction, Fraction]]:
-    """Where the segment a + t (b - a) meets a polyline, in order: a crossing or a touch as
-    (t, t), a stretch running along it as (t0, t1); meetings that touch are merged."""
+def _edge_meetings(a: Point, b: Point, shape: Shape) -> list[tuple[Fraction, Fraction]]:
+    """Where the segment a + t (b - a) meets each edge of the shape, edge by edge, unsorted:
+    (t, t) for a crossing or a touch, (t0, t1) for the part of a collinear edge it runs along."""
     if a == b:
-        return [(Fraction(0), Fraction(0))] if any(point_near_segment(a, r, s, 0) for r, s in line.edges) else []
+        return [(Fraction(0), Fraction(0))] if any(point_near_segment(a, r, s, 0) for r, s in shape.edges) else []
     spans: list[tuple[Fraction, Fraction]] = []
-    for c, d in line.edges:
+    for c, d in shape.edges:
         d1, d2 = cross(c, d, a), cross(c, d, b)
         if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0):
             continue
@@ -521,14 +497,25 @@ def line_meetings(a: Point, b: Point, line: Shape) -> list[tuple[Fraction, Fract
         ends += [t for t, p in ((Fraction(0), a), (Fraction(1), b)) if _on_segment(p, c, d)]
         if ends:
             spans.append((min(ends), max(ends)))
-    spans.sort()
+    return spans
+
+
+def line_meetings(a: Point, b: Point, line: Shape) -> list[tuple[Fraction, Fraction]]:
+    """Where the segment a + t (b - a) meets a polyline, in order: a crossing or a touch as
+    (t, t), a stretch running along it as (t0, t1); meetings that touch are merged."""
     merged: list[tuple[Fraction, Fraction]] = []
-    for t0, t1 in spans:
+    for t0, t1 in sorted(_edge_meetings(a, b, line)):
         if merged and t0 <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], t1))
         else:
             merged.append((t0, t1))
     return merged
+
+
+def meeting_parameters(a: Point, b: Point, shape: Shape) -> list[Fraction]:
+    """Every parameter t in [0, 1] where the segment a + t (b - a) meets the shape's edges,
+    sorted, without repeats (a stretch along an edge gives its two ends)."""
+    return sorted({t for span in _edge_meetings(a, b, shape) for t in span})
 
 
 def inside_intervals(a: Point, b: Point, area: Shape) -> list[tuple[Fraction, Fraction]]:
