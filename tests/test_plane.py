@@ -69,6 +69,7 @@ from pbem.geometry.plane import (
     inside_intervals,
     is_simple,
     leg_length,
+    line_meetings,
     locate,
     meeting_parameters,
     offset,
@@ -560,13 +561,13 @@ def star_polygons(draw: st.DrawFn, spread: int = 12) -> Shape:
             by_angle.setdefault(pseudo_angle(v), v)
     pts = [(cx + v[0], cy + v[1]) for _, v in sorted(by_angle.items())]
     assume(len(pts) >= 3 and ref_is_simple(pts))
-    return polygon(pts)
+    return polygon(pts[::-1] if draw(st.booleans()) else pts)  # either way round
 
 
 @st.composite
-def bases(draw: st.DrawFn, spread: int = 40, size: int = 30) -> Base:
+def bases(draw: st.DrawFn, spread: int = 40, size: int = 30, least: int = 1) -> Base:
     centre = draw(st.tuples(st.integers(-spread, spread), st.integers(-spread, spread)))
-    return Base(centre, draw(facings), draw(st.integers(1, size)), draw(st.integers(1, size)))
+    return Base(centre, draw(facings), draw(st.integers(least, size)), draw(st.integers(least, size)))
 
 
 @st.composite
@@ -576,7 +577,11 @@ def segments_for(draw: st.DrawFn, shape: Shape) -> tuple[Point, Point]:
     c, d = draw(st.sampled_from(list(ref_edges(shape.points, shape.closed))))
     k, m = draw(st.integers(-2, 2)), draw(st.integers(-2, 2))
     anywhere = draw(small_points)
-    kind = draw(st.integers(0, 3))
+    kind = draw(st.integers(0, 4))
+    if kind == 4:  # both ends within the shape's box: often wholly inside it
+        w, s, e, n = shape.box
+        box_points = st.tuples(st.integers(w, e), st.integers(s, n))
+        return draw(box_points), draw(box_points)
     if kind == 0:  # along the edge's line
         a = (c[0] + k * (d[0] - c[0]), c[1] + k * (d[1] - c[1]))
         b = (d[0] + m * (d[0] - c[0]), d[1] + m * (d[1] - c[1]))
@@ -604,7 +609,9 @@ def shapes(spread: int = 12) -> st.SearchStrategy[Shape]:
     )
 
 
-simple_polygons = st.one_of(convex_polygons(), star_polygons(), bases(12, 12).map(lambda b: b.shape))
+# a base one unit wide or deep can round to a footprint with no area (see
+# test_footprints_are_simple_from_two_units), so the simple polygons use bases from 2 units
+simple_polygons = st.one_of(convex_polygons(), star_polygons(), bases(12, 12, least=2).map(lambda b: b.shape))
 
 
 # === the references themselves, on cases worked by hand ======================================
@@ -992,6 +999,16 @@ def test_base_corners_are_the_exact_rectangle_rounded(base: Base) -> None:
     assert ahead >= 0 and (base.depth < 4 or ahead > 0)
 
 
+@given(bases(spread=10**4, size=600, least=2))
+@examples(200)
+def test_footprints_are_simple_from_two_units(base: Base) -> None:
+    """Not promised by the docstring, but what `locate` on a footprint relies on: a base at
+    least 2 units each way keeps a simple, clockwise footprint at every facing (checked
+    exhaustively for 2..60 units while writing this). One unit wide, rounding can fold it."""
+    assert is_simple(base.shape) and twice_area(base.shape) < 0
+    assert not is_simple(Base((0, 0), 44, 1, 3).shape)  # corners (1, 1) twice and (-1, -1) twice
+
+
 @given(bases(), bases(), st.integers(0, 40))
 @examples(200)
 def test_contact_is_symmetric_and_exact(a: Base, b: Base, reach: int) -> None:
@@ -1209,9 +1226,32 @@ def test_crossings_along_a_line_feature() -> None:
         Crossing("z", Fraction(1, 4), Fraction(1, 4)), Crossing("z", Fraction(5, 8), Fraction(5, 8))]
 
 
+def test_line_meetings_by_hand() -> None:
+    wall = polyline([(10, 0), (20, 0), (25, 5)])
+    assert line_meetings((0, 0), (40, 0), wall) == [(Fraction(1, 4), HALF)]  # runs along, then leaves
+    assert line_meetings((15, -5), (15, 5), wall) == [(HALF, HALF)]  # across
+    assert line_meetings((0, 5), (40, 5), wall) == [(Fraction(5, 8), Fraction(5, 8))]  # touches the end
+    assert line_meetings((0, 9), (40, 9), wall) == []
+    assert line_meetings((20, 0), (20, 0), wall) == [(0, 0)] and line_meetings((0, 1), (0, 1), wall) == []
+    loop = polyline([(0, -5), (10, 5), (10, -5), (0, 5)])  # crosses itself on the segment
+    assert line_meetings((0, 0), (20, 0), loop) == [(Fraction(1, 4), Fraction(1, 4)), (HALF, HALF)]
+
+
+@given(st.data(), polylines())
+@examples(300)
+def test_line_meetings_agree_with_the_reference(data: st.DataObject, line: Shape) -> None:
+    a, b = data.draw(segments_for(line))
+    got = line_meetings(a, b, line)
+    assert got == ref_line_meetings(a, b, line)
+    assert all(t0 <= t1 for t0, t1 in got) and all(p[1] < q[0] for p, q in zip(got, got[1:]))
+    ends = {t for span in got for t in span}
+    assert ends <= set(meeting_parameters(a, b, line))  # each end is a meeting parameter
+
+
 @st.composite
 def feature_lists(draw: st.DrawFn) -> list[tuple[str, Shape]]:
-    kinds = st.one_of(simple_polygons, polylines(), small_points.map(lambda p: polyline([p])))
+    kinds = st.one_of(simple_polygons, polylines(), small_points.map(lambda p: polyline([p])),
+                      star_polygons(30), bases(20, 30, least=2).map(lambda b: b.shape))
     found = draw(st.lists(kinds, min_size=1, max_size=5))
     return [(f"f{i}", shape) for i, shape in enumerate(found)]
 
@@ -1239,10 +1279,11 @@ def test_passes_near_by_hand() -> None:
     assert passes_near((15, 0), (15, 0), bases_, 6) == ["a"]
 
 
-@given(small_points, small_points, feature_lists(), st.integers(0, 8))
-@examples(200)
-def test_passes_near_agrees_with_the_reference(a: Point, b: Point, features: list[tuple[str, Shape]],
+@given(st.data(), feature_lists(), st.integers(0, 8))
+@examples(250)
+def test_passes_near_agrees_with_the_reference(data: st.DataObject, features: list[tuple[str, Shape]],
                                                reach: int) -> None:
+    a, b = data.draw(segments_for(data.draw(st.sampled_from(features))[1]))
     seg = polyline([a, b]) if a != b else polyline([a])
     near = [(dot(a, s.points[0], b), i, k) for i, (k, s) in enumerate(features) if ref_within(seg, s, reach)]
     assert passes_near(a, b, features, reach) == [k for _, _, k in sorted(near)]
@@ -1341,6 +1382,21 @@ def test_first_stop_by_hand() -> None:
     assert stop is not None and stop.key == "wood" and stop.at == (0, stop.distance)
     assert first_stop([mover.shape], [(0, 0)], [("enemy", enemy.shape)], 30) is None
     assert first_stop([mover.shape], [(0, 0), (0, 200)], [], 30) is None
+
+
+def test_first_stop_ignores_a_start_contact_for_the_whole_move() -> None:
+    """The docstring's reading: an obstacle within reach at the start never stops the move,
+    even one that moves away and comes back into reach (a ruleset wanting "stops on a new
+    contact" must split the path itself)."""
+    mover, near = Base((0, 0), 0, 30, 30), Base((40, 0), 0, 30, 30)
+    assert first_stop([mover.shape], [(0, 0), (-100, 0), (0, 0)], [("near", near.shape)], 30) is None
+
+
+@pytest.mark.xfail(strict=True, reason="plane bug: first_stop with an empty footprint and an obstacle "
+                                      "fails `assert nearest is not None` instead of returning None")
+def test_first_stop_with_nothing_moving_is_never_stopped() -> None:
+    enemy = Base((0, 130), 0, 30, 30)
+    assert first_stop([], [(0, 0), (0, 100)], [("enemy", enemy.shape)], 30) is None
 
 
 @st.composite
