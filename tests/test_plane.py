@@ -609,9 +609,24 @@ def shapes(spread: int = 12) -> st.SearchStrategy[Shape]:
     )
 
 
+@st.composite
+def with_straight_corners(draw: st.DrawFn, base: st.SearchStrategy[Shape]) -> Shape:
+    """A simple polygon doubled in size with corners added at the middle of some edges (a
+    corner where the boundary runs straight on)."""
+    shape = draw(base)
+    pts: list[Point] = []
+    for (ax, ay), (bx, by) in ref_edges(shape.points, True):
+        pts.append((2 * ax, 2 * ay))
+        if draw(st.booleans()):
+            pts.append((ax + bx, ay + by))
+    return polygon(pts)
+
+
 # a base one unit wide or deep can round to a footprint with no area (see
 # test_footprints_are_simple_from_two_units), so the simple polygons use bases from 2 units
-simple_polygons = st.one_of(convex_polygons(), star_polygons(), bases(12, 12, least=2).map(lambda b: b.shape))
+simple_polygons = st.one_of(convex_polygons(), star_polygons(), bases(12, 12, least=2).map(lambda b: b.shape),
+                            with_straight_corners(st.one_of(convex_polygons(st.tuples(st.integers(-6, 6), st.integers(-6, 6))),
+                                                            star_polygons(6))))
 
 
 # === the references themselves, on cases worked by hand ======================================
@@ -1047,8 +1062,10 @@ def arc_probe_points(arc: Arc, extra: Sequence[Point]) -> list[Point]:
     ax, ay = arc.apex
     out = [arc.apex, *extra]
     for vx, vy in ((lx, ly), (rx, ry)):
-        for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
-            out.append((ax + vx + dx, ay + vy + dy))
+        for far in (SCALE, 1500, 37):  # on the ray itself, and rounded to it at table distances
+            px, py = ax + round_div(vx * far, SCALE), ay + round_div(vy * far, SCALE)
+            for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+                out.append((px + dx, py + dy))
         out.append((ax - vx, ay - vy))
     return out
 
@@ -1414,6 +1431,25 @@ def moving_scenes(draw: st.DrawFn) -> tuple[list[Shape], list[Point], list[tuple
     )
     obstacles = [(f"o{i}", s) for i, s in enumerate(draw(st.lists(obstacle_shapes, min_size=0, max_size=3)))]
     return footprint, path, obstacles, draw(st.integers(0, 30))
+
+
+@st.composite
+def long_moves(draw: st.DrawFn) -> tuple[list[Shape], list[Point], list[tuple[str, Shape]], int]:
+    """Table-sized moves (hundreds of units) past a few bases: the skipping is what is tested."""
+    start = draw(st.tuples(st.integers(0, 600), st.integers(0, 600)))
+    footprint = [Base(start, draw(facings), 30, 30).shape]
+    path = [start] + draw(st.lists(st.tuples(st.integers(0, 600), st.integers(0, 600)), min_size=1, max_size=2))
+    enemies = draw(st.lists(bases(spread=300, size=60, least=10), min_size=1, max_size=3))
+    return footprint, path, [(f"e{i}", b.shape.moved(300, 300)) for i, b in enumerate(enemies)], draw(st.integers(0, 40))
+
+
+@given(long_moves())
+@examples(12)
+def test_first_stop_on_long_moves_agrees_with_the_walk(scene: tuple[list[Shape], list[Point],
+                                                                   list[tuple[str, Shape]], int]) -> None:
+    footprint, path, obstacles, reach = scene
+    stop = first_stop(footprint, path, obstacles, reach)
+    assert (None if stop is None else (stop.distance, stop.at, stop.key)) == ref_first_stop(footprint, path, obstacles, reach)
 
 
 @given(moving_scenes())
