@@ -521,9 +521,11 @@ def meeting_parameters(a: Point, b: Point, shape: Shape) -> list[Fraction]:
 def inside_intervals(a: Point, b: Point, area: Shape) -> list[tuple[Fraction, Fraction]]:
     """The stretches (t0 < t1) of the segment a + t (b - a) lying in the closed polygon, in
     order. Grazing a corner (a single point) is not a stretch."""
+    if a == b:
+        return []
     cuts = meeting_parameters(a, b, area)
     if not cuts:
-        return [(Fraction(0), Fraction(1))] if locate(a, area) >= 0 and a != b else []
+        return [(Fraction(0), Fraction(1))] if locate(a, area) >= 0 else []
     ts = sorted(set([Fraction(0), *cuts, Fraction(1)]))
     out: list[tuple[Fraction, Fraction]] = []
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -791,7 +793,7 @@ def first_stop(footprint: Sequence[Shape], path: Sequence[Point],
     obstacle proves safe (a translation by k units moves every point by at most k, and the
     truncation of `point_along` by less than 2 more).
     """
-    if not obstacles or len(path) < 1:
+    if not obstacles or not footprint or len(path) < 1:
         return None
     start = path[0]
     obstacles = [(key, obstacle) for key, obstacle in obstacles
