@@ -155,7 +155,7 @@ def ref_floor_sqrt(q: Fraction) -> int:
 def ref_on_segment(p: FPoint, a: FPoint, b: FPoint) -> bool:
     """p on the closed segment ab."""
     ab, ap = f_sub(b, a), f_sub(p, a)
-    if ab == (0, 0):
+    if ab == (ZERO, ZERO):
         return p == a
     if f_cross(ab, ap) != 0:
         return False
@@ -168,7 +168,7 @@ def ref_segment_meet(a: Point, b: Point, c: Point, d: Point) -> list[Fraction]:
     for one point, [t0, t1] (t0 < t1) for a shared stretch. A degenerate ab meets at t = 0."""
     A, B, C, D = fp(a), fp(b), fp(c), fp(d)
     r, s, ca = f_sub(B, A), f_sub(D, C), f_sub(C, A)
-    if r == (0, 0):
+    if r == (ZERO, ZERO):
         return [ZERO] if ref_on_segment(A, C, D) else []
     denom = f_cross(r, s)
     if denom != 0:  # A + t r = C + u s
@@ -188,7 +188,7 @@ def ref_point_segment_dist2(p: FPoint, a: FPoint, b: FPoint) -> Fraction:
     """The squared distance to the nearest of: the two ends, the clamped perpendicular foot."""
     ab = f_sub(b, a)
     candidates = [a, b]
-    if ab != (0, 0):
+    if ab != (ZERO, ZERO):
         t = min(ONE, max(ZERO, f_dot(f_sub(p, a), ab) / f_dot(ab, ab)))
         candidates.append(f_at(a, b, t))
     return min(f_dot(f_sub(p, q), f_sub(p, q)) for q in candidates)
@@ -296,7 +296,7 @@ TABLE_ANGLES = [pseudo_angle(direction(f)) for f in range(360)]
 def ref_arc_contains(arc: Arc, p: FPoint | Point) -> bool:
     """p lies clockwise from the left boundary vector no further than the right one is."""
     v = (Fraction(p[0]) - arc.apex[0], Fraction(p[1]) - arc.apex[1])
-    if arc.half == 180 or v == (0, 0):
+    if arc.half == 180 or v == (ZERO, ZERO):
         return True
     left = pseudo_angle(direction(arc.facing - arc.half))
     right = pseudo_angle(direction(arc.facing + arc.half))
@@ -624,9 +624,9 @@ def with_straight_corners(draw: st.DrawFn, base: st.SearchStrategy[Shape]) -> Sh
 
 # a base one unit wide or deep can round to a footprint with no area (see
 # test_footprints_are_simple_from_two_units), so the simple polygons use bases from 2 units
+_halved = st.tuples(st.integers(-6, 6), st.integers(-6, 6))
 simple_polygons = st.one_of(convex_polygons(), star_polygons(), bases(12, 12, least=2).map(lambda b: b.shape),
-                            with_straight_corners(st.one_of(convex_polygons(st.tuples(st.integers(-6, 6), st.integers(-6, 6))),
-                                                            star_polygons(6))))
+                            with_straight_corners(st.one_of(convex_polygons(_halved), star_polygons(6))))
 
 
 # === the references themselves, on cases worked by hand ======================================
@@ -1151,10 +1151,10 @@ def test_meeting_parameters_by_hand() -> None:
 def test_inside_intervals_by_hand() -> None:
     assert inside_intervals((0, 5), (20, 5), SQUARE) == [(Fraction(1, 4), Fraction(3, 4))]
     assert inside_intervals((0, 15), (40, 15), U_SHAPE) == [(0, Fraction(1, 4)), (HALF, Fraction(3, 4))]
-    assert inside_intervals((0, 10), (40, 10), U_SHAPE) == [(0, Fraction(3, 4))]  # along the notch's floor
+    assert inside_intervals((0, 10), (40, 10), U_SHAPE) == [(ZERO, Fraction(3, 4))]  # along the notch's floor
     assert inside_intervals((5, 20), (25, 0), SQUARE) == []  # grazing a corner is no stretch
-    assert inside_intervals((6, 1), (14, 9), SQUARE) == [(0, 1)]  # wholly inside
-    assert inside_intervals((10, 5), (30, 5), SQUARE) == [(0, Fraction(1, 4))]
+    assert inside_intervals((6, 1), (14, 9), SQUARE) == [(ZERO, ONE)]  # wholly inside
+    assert inside_intervals((10, 5), (30, 5), SQUARE) == [(ZERO, Fraction(1, 4))]
 
 
 def test_inside_intervals_of_one_point_is_empty_inside() -> None:
@@ -1210,11 +1210,14 @@ def test_stretch_at_most_by_hand() -> None:
 @given(mid_points, mid_points, st.fractions(0, 1, max_denominator=50), st.integers(0, 900))
 @examples(200)
 def test_stretch_at_most_is_exact(a: Point, b: Point, fraction: Fraction, limit: int) -> None:
-    # fraction * |ab| <= limit, decided without a root: compare floor/ceil bounds of the root
-    length2 = fraction * fraction * dist2(a, b)
-    expected = length2 <= limit * limit
-    assert stretch_at_most(a, b, fraction, limit) == expected
-    assert stretch_at_most(a, b, fraction, limit + 1) or not expected
+    """fraction * |ab| <= limit: against the real length away from ties (ties are exact in
+    the hand cases), and monotone in the limit."""
+    got = stretch_at_most(a, b, fraction, limit)
+    real = float(fraction) * math.sqrt(dist2(a, b))
+    if abs(real - limit) > 1e-6:
+        assert got == (real <= limit)
+    assert stretch_at_most(a, b, fraction, limit + 1) or not got
+    assert stretch_at_most(a, b, fraction, ref_floor_sqrt(fraction * fraction * dist2(a, b)) + 1)
 
 
 def test_crossings_by_hand() -> None:
@@ -1249,7 +1252,7 @@ def test_line_meetings_by_hand() -> None:
     assert line_meetings((15, -5), (15, 5), wall) == [(HALF, HALF)]  # across
     assert line_meetings((0, 5), (40, 5), wall) == [(Fraction(5, 8), Fraction(5, 8))]  # touches the end
     assert line_meetings((0, 9), (40, 9), wall) == []
-    assert line_meetings((20, 0), (20, 0), wall) == [(0, 0)] and line_meetings((0, 1), (0, 1), wall) == []
+    assert line_meetings((20, 0), (20, 0), wall) == [(ZERO, ZERO)] and line_meetings((0, 1), (0, 1), wall) == []
     loop = polyline([(0, -5), (10, 5), (10, -5), (0, 5)])  # crosses itself on the segment
     assert line_meetings((0, 0), (20, 0), loop) == [(Fraction(1, 4), Fraction(1, 4)), (HALF, HALF)]
 
@@ -1440,7 +1443,8 @@ def long_moves(draw: st.DrawFn) -> tuple[list[Shape], list[Point], list[tuple[st
     footprint = [Base(start, draw(facings), 30, 30).shape]
     path = [start] + draw(st.lists(st.tuples(st.integers(0, 600), st.integers(0, 600)), min_size=1, max_size=2))
     enemies = draw(st.lists(bases(spread=300, size=60, least=10), min_size=1, max_size=3))
-    return footprint, path, [(f"e{i}", b.shape.moved(300, 300)) for i, b in enumerate(enemies)], draw(st.integers(0, 40))
+    obstacles = [(f"e{i}", b.shape.moved(300, 300)) for i, b in enumerate(enemies)]
+    return footprint, path, obstacles, draw(st.integers(0, 40))
 
 
 @given(long_moves())
@@ -1449,7 +1453,8 @@ def test_first_stop_on_long_moves_agrees_with_the_walk(scene: tuple[list[Shape],
                                                                    list[tuple[str, Shape]], int]) -> None:
     footprint, path, obstacles, reach = scene
     stop = first_stop(footprint, path, obstacles, reach)
-    assert (None if stop is None else (stop.distance, stop.at, stop.key)) == ref_first_stop(footprint, path, obstacles, reach)
+    expected = ref_first_stop(footprint, path, obstacles, reach)
+    assert (None if stop is None else (stop.distance, stop.at, stop.key)) == expected
 
 
 @given(moving_scenes())
