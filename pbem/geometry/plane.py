@@ -786,40 +786,54 @@ def first_stop(footprint: Sequence[Shape], path: Sequence[Point],
     """Moving the footprint (shapes placed relative to the path's first point, moved
     together) along the path one whole unit at a time, the first place where any of it comes
     within `reach` of an obstacle; None when the whole path is clear. An obstacle already
-    within reach at the start does not stop it (a base may move out of contact or out of a
-    wood).
+    within reach at the start stops it only where it would come closer than it started: a
+    base in contact may move away, or along, but never through.
 
-    Exact at every whole unit; it skips ahead only as far as the distance to the nearest
-    obstacle proves safe (a translation by k units moves every point by at most k, and the
-    truncation of `point_along` by less than 2 more).
+    Exact at every whole unit (contact between two whole units is not looked for: cross a
+    thin line feature with `line_meetings` on each leg). An obstacle is skipped only as far
+    as its distance proves safe: a translation by k units moves every point by at most k,
+    and the truncation of `point_along` by less than 2 more.
     """
     if not obstacles or not footprint or len(path) < 1:
         return None
     start = path[0]
-    obstacles = [(key, obstacle) for key, obstacle in obstacles
-                 if not any(within(shape, obstacle, reach) for shape in footprint)]
-    if not obstacles:
-        return None
+    # per obstacle: its key, its shape, and for one already in reach the squared distance
+    # of each footprint shape at the start (None for the others)
+    watched: list[tuple[str, Shape, list[Fraction] | None]] = []
+    for key, obstacle in obstacles:
+        if any(within(shape, obstacle, reach) for shape in footprint):
+            watched.append((key, obstacle, [distance2(shape, obstacle) for shape in footprint]))
+        else:
+            watched.append((key, obstacle, None))
     travelled = 0
     legs = list(zip(path, path[1:])) or [(start, start)]
     for p, q in legs:
         length = leg_length(p, q)
+        clear = [0] * len(watched)  # each obstacle is proved clear up to this distance on the leg
         s = 0
         while True:
             at = point_along(p, q, s)
             dx, dy = at[0] - start[0], at[1] - start[1]
-            moved = [shape.moved(dx, dy) for shape in footprint]
-            nearest: int | None = None
-            for key, obstacle in obstacles:
-                for shape in moved:
-                    if within(shape, obstacle, reach):
+            moved: list[Shape] | None = None
+            for i, (key, obstacle, began) in enumerate(watched):
+                if clear[i] > s:
+                    continue
+                if moved is None:
+                    moved = [shape.moved(dx, dy) for shape in footprint]
+                gap: int | None = None
+                for j, shape in enumerate(moved):
+                    if began is None:
+                        if within(shape, obstacle, reach):
+                            return Stop(travelled + s, at, key)
+                    elif distance2(shape, obstacle) < began[j]:
                         return Stop(travelled + s, at, key)
-                    gap = distance_floor(shape, obstacle)
-                    nearest = gap if nearest is None else min(nearest, gap)
+                    g = distance_floor(shape, obstacle)
+                    gap = g if gap is None else min(gap, g)
+                assert gap is not None
+                clear[i] = s + (max(1, gap - reach - 3) if began is None else 1)
             if s >= length:
                 break
-            assert nearest is not None
-            s = min(length, s + max(1, nearest - reach - 3))
+            s = min(length, min(clear))
         travelled += length
     return None
 
@@ -829,7 +843,7 @@ def first_stop(footprint: Sequence[Shape], path: Sequence[Point],
 def bearing(a: Point, b: Point) -> int:
     """The whole-degree facing from a toward b (0 = north, clockwise): the table direction
     nearest to b - a, judged by the cross products with the two neighbouring table
-    directions; a tie goes to the smaller bearing. a == b gives 0."""
+    directions; an exact tie goes to the counter-clockwise one. a == b gives 0."""
     vx, vy = b[0] - a[0], b[1] - a[1]
     if vx == 0 and vy == 0:
         return 0
