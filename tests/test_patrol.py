@@ -14,7 +14,8 @@ import pytest
 from pbem.core import api, yamlio
 from pbem.core.api import ruleset
 from pbem.core.ruleset import Rules, start
-from pbem.core.chance import canonical_json
+from pbem.core.chance import ForcedDice, canonical_json
+from pbem.core.errors import PbemError
 from pbem.demo import setup_demo
 from pbem.render import map_svg
 
@@ -186,7 +187,7 @@ def test_the_slowing_plough_costs_extra_and_the_refusal_says_so() -> None:
         [200, 340], [230, 340], [260, 340]
     view = rules.view(state, "red")
     [problem] = rules.validate(view, "red", [{"squad": "r1", "to": [200, 460]}])   # 120 mm, into the plough
-    assert "50 mm for terrain" in problem.message and "at most 100 mm" in (problem.legal or "")
+    assert "costs 50 mm more for terrain" in problem.message and "[200, 440]" in (problem.legal or "")
     assert rules.validate(view, "red", [{"squad": "r1", "to": [200, 440]}]) == []  # 100 mm, just enough
 
 
@@ -227,3 +228,31 @@ def dice_for_test() -> Any:
 def no_decisions() -> Any:
     from pbem.core.ruleset import Decisions
     return Decisions({})
+
+
+def test_an_unseen_base_on_the_line_of_fire_changes_nothing_the_firer_learns() -> None:
+    """A blue base hidden in the barn touches the line from r2a to b1a: red cannot know it is
+    there, so it must not decide whether r2a fires (the fire event is public, F2)."""
+    rules, state = started()
+    state = copy.deepcopy(state)
+    state["phase"] = "fire"
+    state["bases"]["r2a"].update(at=[700, 300], facing=90)
+    state["bases"]["b1a"]["at"] = [1000, 299]
+    state["bases"]["b2a"]["at"] = [940, 310]          # inside the barn: no red base sees it
+    without = copy.deepcopy(state)
+    del without["bases"]["b2a"]
+    assert view_bytes(rules, state, "red") == view_bytes(rules, without, "red")
+    events = []
+    for st in (state, without):
+        sub = api_submission(rules, st, "red", [{"squad": "r2", "fire": "b1a"}])
+        resolution = rules.resolve(copy.deepcopy(st), {"red": sub, "blue": None}, ForcedDice([0, 0, 0, 0]), no_decisions())
+        events.append([rules.visible(e, "red") for e in resolution.events])
+    assert events[0] == events[1]
+    assert "r2a" in events[0][0]["firers"]
+
+
+def test_a_scenario_base_off_the_table_is_refused() -> None:
+    doc = scenario()
+    doc["setup"]["squads"]["r1"]["bases"]["r1a"]["at"] = [5, 100]
+    with pytest.raises(PbemError, match="r1a .* not wholly on the table"):
+        started(doc)

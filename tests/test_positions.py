@@ -132,8 +132,8 @@ def test_a_penalty_shortens_the_allowance_and_the_refusal_says_so() -> None:
         return 50 if any(p[1] >= 200 for p in path) else 0
     movement, problems = plan_move({"to": [100, 220]}, squad((100, 100)), "b0", 150, TABLE, penalty=cover)
     assert movement is None
-    assert "50 mm for terrain" in problems[0].message
-    assert "at most 100 mm" in (problems[0].legal or "")
+    assert "costs 50 mm more for terrain" in problems[0].message
+    assert "[100, 200]" in (problems[0].legal or "")
     ok, _ = plan_move({"toward": [100, 900]}, squad((100, 100)), "b0", 150, TABLE, penalty=cover)
     assert ok is not None and ok.end == (100, 200)       # 100 mm plus 50 for the cover it reaches
     def far_cover(path: Any) -> int:
@@ -156,3 +156,40 @@ def test_face_alone_turns_in_place_and_face_a_point_turns_each_base_toward_it() 
 def test_the_length_reported_is_the_length_travelled() -> None:
     movement, _ = plan_move({"path": [[100, 130], [140, 160]]}, squad((100, 100)), "b0", 150, TABLE)
     assert movement is not None and movement.length == path_length(list(movement.path)) == 80
+
+
+@pytest.mark.parametrize("clause", [
+    {"to": [300, 100]},                      # too far
+    {"to": [100, -200]},                     # too far and off the table: the suggestion is on it
+    {"path": [[100, 180], [171, 180]]},      # too far along two legs
+    {"path": [[100, 200], [5, 200]]},        # off the table
+    {"to": [100, 230]},                      # into the cover the penalty charges for
+])
+def test_the_suggested_furthest_point_is_accepted_when_sent(clause: dict[str, Any]) -> None:
+    import re
+
+    def cover(path: Any) -> int:
+        return 50 if any(p[1] >= 200 for p in path) else 0
+    bases = squad((100, 100))
+    refused, problems = plan_move(clause, bases, "b0", 150, TABLE, penalty=cover)
+    assert refused is None and problems
+    found = re.search(r"furthest (?:legal )?point (?:on it )?is \[(-?\d+), (-?\d+)\]", problems[0].legal or "")
+    assert found, problems[0].legal
+    point = [int(found.group(1)), int(found.group(2))]
+    accepted, again = plan_move({"to": point}, bases, "b0", 150, TABLE, penalty=cover)
+    assert accepted is not None and not again, (point, again)
+
+
+def test_turning_a_base_partly_off_the_table_is_refused() -> None:
+    movement, problems = plan_move({"face": 45}, squad((15, 100)), "b0", 150, TABLE)
+    assert movement is None and problems[0].path == ("face",) and "off the table" in problems[0].message
+    turned, _ = plan_move({"face": 90}, squad((15, 100)), "b0", 150, TABLE)   # a square turned square fits
+    assert turned is not None
+
+
+def test_a_stop_at_a_waypoint_does_not_repeat_it() -> None:
+    enemy = Base((100, 230), 180, 30, 30)
+    movement, _ = plan_move({"path": [[100, 170], [100, 250]]}, squad((100, 100)), "b0", 150, TABLE,
+                            obstacles=[("e1", enemy.shape)], reach=30)
+    assert movement is not None and movement.stop is not None
+    assert movement.path == ((100, 100), (100, 170))

@@ -103,9 +103,16 @@ class Patrol(Ruleset[Patrolling]):
     def setup(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
         setup = scenario["setup"]
         try:
-            TableMap.from_dict(setup["table"])
+            table = TableMap.from_dict(setup["table"])
         except TableMapError as error:
             raise PbemError([Problem(f"the table: {error}", path=("setup", "table"))]) from error
+        for sid, squad in setup["squads"].items():
+            for bid, entry in squad["bases"].items():
+                base = plane.Base((entry["at"][0], entry["at"][1]), entry["facing"], BASE, BASE)
+                if not table.on_table(base.shape):
+                    raise PbemError([Problem(f"base {bid} at {entry['at']} is not wholly on the table",
+                                             path=("setup", "squads", sid, "bases", bid, "at"),
+                                             legal=f"a centre {BASE // 2} or more inside every edge")])
         return {"table": setup["table"], "squads": {sid: squad["side"] for sid, squad in setup["squads"].items()}}
 
     def prepare(self, setup: Mapping[str, Any]) -> Patrolling:
@@ -268,7 +275,11 @@ class Patrol(Ruleset[Patrolling]):
     def _fire(self, context: Patrolling, state: State, side: str, order: Mapping[str, Any], dice: Dice,
               hits: set[str], events: list[dict[str, Any]]) -> None:
         squad, target = order["squad"], order["fire"]
-        firers = self._firers(context, state["bases"], squad, target)  # the target still stands: fire is simultaneous
+        # judged on the firing side's view, exactly as its order was validated: S1 on the whole
+        # state would let a base the side cannot see decide who fires, and the public event
+        # would then tell the side it is there (F2); fire is simultaneous, so the target stands
+        seen = self.view(context, state, side)["bases"]
+        firers = self._firers(context, seen, squad, target) if target in seen else []
         rolls = [dice.die(6, f"F1 {bid} fires at {target}") for bid in firers]
         hit = any(roll >= 5 for roll in rolls)
         if hit:

@@ -5,7 +5,7 @@ writes one of these in a move order (the ruleset decides which key holds it and 
 
     to: [640, 420]                 # the reference base's centre ends here
     path: [[500, 300], [640, 420]] # through these waypoints, in order
-    toward: [900, 420]             # straight toward a point ...
+    toward: [900, 420]             # in the direction of a point (it may go past it) ...
     distance: 120                  # ... this far, or `max` (as far as allowed; the default)
     face: 90                       # then face this way (whole degrees, 0 = the table's up)
     face: [900, 500]               # or face toward a point
@@ -13,6 +13,9 @@ writes one of these in a move order (the ruleset decides which key holds it and 
 Every base that moves keeps its offset from the reference base (a formation move is a
 translation); `face` then turns each base about its own centre. A clause with only `face`
 turns the bases where they stand.
+
+Each leg of a route is counted in whole units, rounded up (`plane.leg_length`), so a route
+of many short legs counts a little longer than the line it draws.
 
 `plan_move` checks a clause against the allowance and the table, and works out where the
 move really ends: a `toward` with `max` (or a distance beyond the allowance) is cut to the
@@ -157,13 +160,12 @@ def plan_move(clause: Mapping[str, Any], bases: Mapping[str, Base], reference: s
 
     if key in ("to", "path"):
         length = path_length(route)
-        left = allowance - (penalty(route) if penalty else 0)
-        if length > left:
-            furthest = _clamp(route, allowance, penalty)[0][-1]
-            cost = f" (and {allowance - left} {unit} for terrain)" if left != allowance else ""
-            return refuse(key, f"the move is {length} {unit} long{cost} but the allowance is {allowance} {unit}",
-                          f"a move of at most {left} {unit}; along this route the furthest legal point is "
-                          f"{_show(furthest)}")
+        extra = penalty(route) if penalty else 0
+        if length + extra > allowance:
+            furthest = _keep_on_table(_clamp(route, allowance, penalty)[0], bases, start, table)[-1]
+            cost = f" and costs {extra} {unit} more for terrain" if extra else ""
+            return refuse(key, f"the move is {length} {unit} long{cost}, but the allowance is {allowance} {unit}",
+                          f"a shorter move; along this route the furthest legal point is {_show(furthest)}")
         for i, point in enumerate(route[1:], start=1):
             if not _fits(bases, start, point, table):
                 on_table = _keep_on_table(route[: i + 1], bases, start, table)[-1]
@@ -187,6 +189,9 @@ def plan_move(clause: Mapping[str, Any], bases: Mapping[str, Base], reference: s
             face = clause["face"]
             facing = face if isinstance(face, int) else bearing(centre, _point(face))
         moved[uid] = base.placed(centre, facing)
+        if not table.holds(moved[uid].shape):
+            return refuse("face", f"facing {facing} turns {uid} at {_show(centre)} partly off the table",
+                          "a facing that keeps the whole base on the table, or a move away from the edge first")
     return Movement(moved, tuple(route), path_length(route), stop, clamped), problems
 
 
@@ -210,6 +215,8 @@ def _route_to(route: Sequence[Point], distance: int) -> list[Point]:
     out = [route[0]]
     left = distance
     for p, q in zip(route, route[1:]):
+        if left <= 0:
+            return out
         leg = path_length([p, q])
         if left < leg:
             out.append(point_along_path([p, q], left))
