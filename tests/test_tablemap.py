@@ -605,3 +605,21 @@ def test_tablemap_uses_no_float_and_no_true_division() -> None:
             names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
             assert not any(n == "math" or n.startswith(("shapely", "numpy")) for n in names)
     assert tablemap.__all__ and all(hasattr(tablemap, name) for name in tablemap.__all__)
+
+
+def test_a_table_too_big_to_check_quickly_is_refused_with_the_limit() -> None:
+    """A hostile map must not make the referee's and every player's commands slow: a polygon
+    or line has at most MAX_POINTS points, a table at most MAX_FEATURES features."""
+    from pbem.geometry import tablemap
+    comb = [[10 + 2 * i, 10 + (i % 2) * 5] for i in range(tablemap.MAX_POINTS)] + [[700, 500]]
+    doc = {"unit": "mm", "width": 1000, "depth": 600, "assumed": True, "source": "test",
+           "kinds": {"woods": {"area": True}},
+           "features": [{"id": "comb", "kind": "woods", "polygon": comb}]}
+    with pytest.raises(TableMapError, match=f"at most {tablemap.MAX_POINTS} points"):
+        TableMap.from_dict(doc)
+    doc["features"] = [{"id": f"w{i}", "kind": "woods", "polygon": [[1, 1], [2, 1], [2, 2]]}
+                       for i in range(tablemap.MAX_FEATURES + 1)]
+    with pytest.raises(TableMapError, match=f"at most {tablemap.MAX_FEATURES} features"):
+        TableMap.from_dict(doc)
+    import jsonschema
+    assert not jsonschema.Draft202012Validator(tablemap.TABLE_MAP_SCHEMA).is_valid(doc)

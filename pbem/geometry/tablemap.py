@@ -93,6 +93,9 @@ __all__ = [
 UNITS: tuple[str, ...] = ("mm", "yd")
 EDGES: tuple[str, ...] = ("north", "south", "east", "west")
 MAX_SIZE: int = 1_000_000
+MAX_POINTS: int = 256  # per polygon or line: a hostile map must not make is_simple and sight slow
+MAX_FEATURES: int = 500
+MAX_MARKS: int = 64  # zones, and objectives
 """The largest table side in whole units (a kilometre of millimetres; 500+ miles of yards)."""
 
 RULESET_KINDS = "(ruleset kinds)"
@@ -140,6 +143,7 @@ TABLE_MAP_SCHEMA: dict[str, Any] = {
         },
         "features": {
             "type": "array",
+            "maxItems": MAX_FEATURES,
             "items": {
                 "type": "object",
                 "additionalProperties": False,
@@ -159,6 +163,7 @@ TABLE_MAP_SCHEMA: dict[str, Any] = {
         },
         "zones": {
             "type": "array",
+            "maxItems": MAX_MARKS,
             "items": {
                 "type": "object",
                 "additionalProperties": False,
@@ -172,6 +177,7 @@ TABLE_MAP_SCHEMA: dict[str, Any] = {
         },
         "objectives": {
             "type": "array",
+            "maxItems": MAX_MARKS,
             "items": {
                 "type": "object",
                 "additionalProperties": False,
@@ -194,8 +200,8 @@ TABLE_MAP_SCHEMA: dict[str, Any] = {
             "minItems": 2,
             "maxItems": 2,
         },
-        "polygon": {"type": "array", "items": {"$ref": "#/$defs/point"}, "minItems": 3},
-        "line": {"type": "array", "items": {"$ref": "#/$defs/point"}, "minItems": 2},
+        "polygon": {"type": "array", "items": {"$ref": "#/$defs/point"}, "minItems": 3, "maxItems": MAX_POINTS},
+        "line": {"type": "array", "items": {"$ref": "#/$defs/point"}, "minItems": 2, "maxItems": MAX_POINTS},
         "properties": {
             "type": "object",
             "propertyNames": {"$ref": "#/$defs/name"},
@@ -598,6 +604,9 @@ class _Reader:
         items = _list(value, path)
         if len(items) < least:
             raise TableMapError(f"{what} needs at least {least} points [[x, y], ...], got {len(items)}", path)
+        if len(items) > MAX_POINTS:
+            raise TableMapError(f"{what} may have at most {MAX_POINTS} points, got {len(items)}: split it into "
+                                "several features", path)
         return tuple(self._point(item, path + (i,)) for i, item in enumerate(items))
 
     def _polygon(self, value: object, path: DocPath) -> Shape:
@@ -620,7 +629,10 @@ class _Reader:
 
     def _features(self, value: object, kinds: dict[str, dict[str, Any]]) -> tuple[Feature, ...]:
         out: list[Feature] = []
-        for i, entry in enumerate(_list(value, ("features",))):
+        entries = _list(value, ("features",))
+        if len(entries) > MAX_FEATURES:
+            raise TableMapError(f"a table may have at most {MAX_FEATURES} features, got {len(entries)}", ("features",))
+        for i, entry in enumerate(entries):
             path: DocPath = ("features", i)
             body = _mapping(entry, path)
             _keys(body, _FEATURE_KEYS, ("id", "kind"), path)
@@ -669,7 +681,10 @@ class _Reader:
 
     def _zones(self, value: object, edges: dict[str, str]) -> tuple[Zone, ...]:
         out: list[Zone] = []
-        for i, entry in enumerate(_list(value, ("zones",))):
+        entries = _list(value, ("zones",))
+        if len(entries) > MAX_MARKS:
+            raise TableMapError(f"a table may have at most {MAX_MARKS} zones, got {len(entries)}", ("zones",))
+        for i, entry in enumerate(entries):
             path: DocPath = ("zones", i)
             body = _mapping(entry, path)
             _keys(body, _ZONE_KEYS, _ZONE_KEYS, path)
@@ -683,7 +698,10 @@ class _Reader:
 
     def _objectives(self, value: object) -> tuple[Objective, ...]:
         out: list[Objective] = []
-        for i, entry in enumerate(_list(value, ("objectives",))):
+        entries = _list(value, ("objectives",))
+        if len(entries) > MAX_MARKS:
+            raise TableMapError(f"a table may have at most {MAX_MARKS} objectives, got {len(entries)}", ("objectives",))
+        for i, entry in enumerate(entries):
             path: DocPath = ("objectives", i)
             body = _mapping(entry, path)
             _keys(body, _OBJECTIVE_KEYS, ("id", "at"), path)
