@@ -1426,6 +1426,16 @@ def test_first_stop_with_nothing_moving_is_never_stopped() -> None:
     assert first_stop([], [(0, 0), (0, 100)], [("enemy", enemy.shape)], 30) is None
 
 
+Scene = tuple[list[Shape], list[Point], list[tuple[str, Shape]], int]  # footprint, path, obstacles, reach
+
+
+def assert_stops_like_the_walk(scene: Scene) -> None:
+    footprint, path, obstacles, reach = scene
+    stop = first_stop(footprint, path, obstacles, reach)
+    expected = ref_first_stop(footprint, path, obstacles, reach)
+    assert (None if stop is None else (stop.distance, stop.at, stop.key)) == expected
+
+
 @st.composite
 def moving_scenes(draw: st.DrawFn) -> tuple[list[Shape], list[Point], list[tuple[str, Shape]], int]:
     start = draw(st.tuples(st.integers(0, 40), st.integers(0, 40)))
@@ -1456,22 +1466,14 @@ def long_moves(draw: st.DrawFn) -> tuple[list[Shape], list[Point], list[tuple[st
 
 @given(long_moves())
 @examples(12)
-def test_first_stop_on_long_moves_agrees_with_the_walk(scene: tuple[list[Shape], list[Point],
-                                                                   list[tuple[str, Shape]], int]) -> None:
-    footprint, path, obstacles, reach = scene
-    stop = first_stop(footprint, path, obstacles, reach)
-    expected = ref_first_stop(footprint, path, obstacles, reach)
-    assert (None if stop is None else (stop.distance, stop.at, stop.key)) == expected
+def test_first_stop_on_long_moves_agrees_with_the_walk(scene: Scene) -> None:
+    assert_stops_like_the_walk(scene)
 
 
 @given(moving_scenes())
 @examples(60)
-def test_first_stop_agrees_with_a_walk_of_every_unit(scene: tuple[list[Shape], list[Point],
-                                                                 list[tuple[str, Shape]], int]) -> None:
-    footprint, path, obstacles, reach = scene
-    stop = first_stop(footprint, path, obstacles, reach)
-    expected = ref_first_stop(footprint, path, obstacles, reach)
-    assert (None if stop is None else (stop.distance, stop.at, stop.key)) == expected
+def test_first_stop_agrees_with_a_walk_of_every_unit(scene: Scene) -> None:
+    assert_stops_like_the_walk(scene)
 
 
 @given(mid_points, mid_points)
