@@ -11,6 +11,10 @@ The choosing side's wish comes from, in this order: a priority list in the order
 then its standing answer for the topic; only a standing `ask` sends a decision request, and only
 when more than one allocation is legal. The request offers every legal allocation, the one the
 default rule would pick first.
+
+The list is followed step by step as far as the rules allow: a step no listed unit may take
+(10.9: all of them would be eliminated while another unit still has two steps) goes by the
+standing answer or default, and the next step goes back to the list.
 """
 
 from __future__ import annotations
@@ -41,9 +45,24 @@ def _eligible(steps: Mapping[str, int], constrained: bool) -> list[str]:
     return alive
 
 
+def _pick(ctx: Context, left: Mapping[str, int], choices: Sequence[str], rule: str) -> str:
+    """The unit a named rule (see RULES) takes the next step from."""
+
+    def worth(uid: str) -> tuple[int, int, int]:
+        counter = ctx.counters[uid]
+        return (counter.worth(left[uid]), left[uid], counter.stacking)
+
+    if rule == "weakest-first":
+        return min(choices, key=lambda u: (worth(u), u))
+    if rule == "spread":
+        return max(choices, key=lambda u: (left[u], worth(u), u))
+    return max(choices, key=lambda u: (worth(u), u))
+
+
 def by_rule(ctx: Context, steps: Mapping[str, int], count: int, rule: str, constrained: bool,
-            start: Allocation | None = None) -> Allocation:
-    """Take `count` steps one at a time by a named rule (see RULES)."""
+            start: Allocation | None = None, priority: Sequence[str] = ()) -> Allocation:
+    """Take `count` steps one at a time: each from the first unit of `priority` that may take it,
+    or, when none may, by a named rule (see RULES)."""
     left = dict(steps)
     out: Allocation = dict(start or {})
     for uid, lost in out.items():
@@ -52,17 +71,7 @@ def by_rule(ctx: Context, steps: Mapping[str, int], count: int, rule: str, const
         choices = _eligible(left, constrained)
         if not choices:
             break
-
-        def worth(uid: str) -> tuple[int, int, int]:
-            counter = ctx.counters[uid]
-            return (counter.worth(left[uid]), left[uid], counter.stacking)
-
-        if rule == "weakest-first":
-            pick = min(choices, key=lambda u: (worth(u), u))
-        elif rule == "spread":
-            pick = max(choices, key=lambda u: (left[u], worth(u), u))
-        else:
-            pick = max(choices, key=lambda u: (worth(u), u))
+        pick = next((uid for uid in priority if uid in choices), None) or _pick(ctx, left, choices, rule)
         left[pick] -= 1
         out[pick] = out.get(pick, 0) + 1
     return out
@@ -138,7 +147,8 @@ def choose(ctx: Context, state: State, decisions: Decisions, *, side: str, topic
         return start
     rule = standing_answer(state, side, topic, default)
     fallback = rule if rule in RULES else default
-    picked = by_rule(ctx, steps, remaining, fallback if fallback in RULES else "strongest-first", constrained, start)
+    picked = by_rule(ctx, steps, remaining, fallback if fallback in RULES else "strongest-first", constrained, start,
+                     priority)
     if rule != "ask":
         return picked
     options = allocations(steps, remaining, constrained, start)

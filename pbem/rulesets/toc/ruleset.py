@@ -22,7 +22,7 @@ from .state import normalize
 
 class Toc(Ruleset[Context]):
     id = "toc"
-    version = "2"
+    version = "3"
     title = "The Old Contemptibles: The Battle of Mons, 1914"
 
     # --- set-up ---------------------------------------------------------------------------------
