@@ -1,4 +1,4 @@
-"""The ruleset kit: override schemas from the defaults, merging, stacks, dispatch, the hex index."""
+"""The ruleset kit: override schemas from the defaults, merging, stacks, dispatch, the hex index, events."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 from pbem.core.errors import PbemError
 from pbem.geometry.hexmap import HexMap
 from pbem.rulesets.kit import phases, stacks
+from pbem.rulesets.kit.events import ANY, FLAG, LIST, NUMBER, TEXT, Catalogue, EventType, Fields
 from pbem.rulesets.kit.hexboard import HexIndex, load_map
 from pbem.rulesets.kit.overrides import shape_schema
 from pbem.rulesets.kit.tables import merge
@@ -101,3 +102,64 @@ def test_the_hex_index_answers_by_printed_id() -> None:
     with pytest.raises(PbemError, match="unknown map 'elsewhere'"):
         load_map("elsewhere", "pbem.rulesets.kit", {"mons": "map.yaml"})
     assert isinstance(index.map, HexMap)
+
+
+CATALOGUE = Catalogue({
+    "turn": EventType("a new turn", ("5.3",), {"turn": NUMBER}, public=True),
+    "fire": EventType("one fire", ("10.1", "10.2"), {"side": TEXT, "results": LIST, "march": FLAG},
+                      optional={"note": ANY}, items={"results": Fields({"unit": TEXT, "roll": NUMBER},
+                                                                         {"lost": FLAG})},
+                      shown=("type", "side", "section")),
+})
+FIRE = {"type": "fire", "section": "10.1", "side": "red", "march": False,
+        "results": [{"unit": "a", "roll": 3}, {"unit": "b", "roll": 6, "lost": True}]}
+
+
+def test_an_event_that_matches_its_type_has_no_problems() -> None:
+    assert CATALOGUE.problems(FIRE) == []
+    assert CATALOGUE.problems({**FIRE, "note": None}) == []  # ANY: present with any value
+    assert CATALOGUE.public == {"turn"} and CATALOGUE["fire"].what == "one fire"
+
+
+def test_an_unknown_type_is_named() -> None:
+    assert CATALOGUE.problems({"type": "earthquake", "section": "5.3"}) == ["unknown event type 'earthquake'"]
+    assert CATALOGUE.problems({"section": "5.3"}) == ["unknown event type None"]
+
+
+def test_a_section_the_type_does_not_cite_is_named_with_those_it_does() -> None:
+    assert CATALOGUE.problems({**FIRE, "section": "5.3"}) == ["fire: section '5.3' is not one of 10.1, 10.2"]
+
+
+def test_missing_fields_are_named() -> None:
+    event = {key: value for key, value in FIRE.items() if key not in ("side", "section")}
+    assert CATALOGUE.problems(event) == ["fire: missing section, side"]
+
+
+def test_a_field_of_the_wrong_kind_is_named_and_a_flag_is_never_a_number() -> None:
+    assert CATALOGUE.problems({**FIRE, "side": 3}) == ["fire: side is 3, not text"]
+    assert CATALOGUE.problems({"type": "turn", "section": "5.3", "turn": True}) == \
+        ["turn: turn is True, not a whole number"]
+    assert CATALOGUE.problems({**FIRE, "march": 0}) == ["fire: march is 0, not yes or no"]
+
+
+def test_an_unlisted_field_is_named() -> None:
+    assert CATALOGUE.problems({**FIRE, "zz": 1, "extra": 2}) == ["fire: unlisted extra, zz"]
+
+
+def test_each_item_of_a_list_field_is_checked() -> None:
+    results = [{"unit": "a", "roll": 3}, "b", {"roll": "6", "lost": 1, "why": "x"}]
+    assert CATALOGUE.problems({**FIRE, "results": results}) == [
+        "fire.results[1]: 'b' is not a mapping", "fire.results[2]: missing unit", "fire.results[2]: unlisted why",
+        "fire.results[2]: roll is '6', not a whole number", "fire.results[2]: lost is 1, not yes or no"]
+    assert CATALOGUE.problems({**FIRE, "results": "none"}) == ["fire: results is 'none', not a list"]
+
+
+def test_a_catalogue_that_contradicts_itself_is_refused() -> None:
+    with pytest.raises(ValueError, match="public, so it is shown whole"):
+        Catalogue({"turn": EventType("x", ("1",), {}, public=True, shown=("type",))})
+    with pytest.raises(ValueError, match="names 'who', which is not one of its fields"):
+        Catalogue({"fire": EventType("x", ("1",), {"side": TEXT}, hidden=("who",))})
+    with pytest.raises(ValueError, match="items but is not a list field"):
+        Catalogue({"fire": EventType("x", ("1",), {"side": TEXT}, items={"side": Fields({})})})
+    with pytest.raises(ValueError, match="cites no section"):
+        Catalogue({"turn": EventType("x", (), {})})
