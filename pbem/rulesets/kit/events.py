@@ -23,6 +23,7 @@ Kind = tuple[type, ...]  # the types a field's value may have
 
 TEXT: Kind = (str,)
 NUMBER: Kind = (int,)
+NUMBER_OR_NONE: Kind = (int, type(None))  # a roll that was not needed
 FLAG: Kind = (bool,)
 LIST: Kind = (list,)
 MAPPING: Kind = (dict,)

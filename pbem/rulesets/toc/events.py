@@ -4,38 +4,26 @@ An event is a mapping with `type` and `section` (the rule the event carries out)
 listed here: `fields` are always there, `optional` only in some cases (an entry, an exit, a melee
 that came to a roll, ...). Field kinds are Python types, so a test can check every event a game
 produces against this catalogue (tests/test_toc_events.py), and `fog.visible` reads from it what
-the other side may see of each type.
+the other side may see of each type (the catalogue's format is `pbem.rulesets.kit.events`'s).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from pbem.rulesets.kit.events import FLAG, HEX_OR_NONE, LIST, MAPPING, NUMBER, TEXT, Catalogue, EventType, Fields
 
-Kind = tuple[type, ...]  # the types a field's value may have
+__all__ = ["CATALOGUE", "EVENTS", "PUBLIC", "EventType", "problems"]
 
-TEXT: Kind = (str,)
-NUMBER: Kind = (int,)
-FLAG: Kind = (bool,)
-LIST: Kind = (list,)
-MAPPING: Kind = (dict,)
-HEX_OR_NONE: Kind = (str, type(None))
+# One unit's losses (`losses.apply`, `stacking`): a survivor shows its new counter face, a British
+# unit eliminated says whether it was surrounded (4.5).
+STEP_RESULT = Fields({"unit": TEXT, "before": NUMBER, "after": NUMBER},
+                     {"eliminated": FLAG, "surrounded": FLAG, "counter": TEXT, "face": TEXT})
+COUNTER = Fields({"unit": TEXT, "steps": NUMBER})  # a unit of a stack a combat examined (6.6)
+DEFENSIVE_FIRE = Fields({"at": TEXT, "firers": LIST, "factors": NUMBER, "roll": NUMBER, "modifiers": MAPPING,
+                         "modified": NUMBER, "losses": NUMBER, "results": LIST})
 
-
-@dataclass(frozen=True)
-class EventType:
-    """One event type: what it records, under which sections, and what the other side sees of it."""
-
-    about: str
-    sections: tuple[str, ...]
-    fields: Mapping[str, Kind]
-    optional: Mapping[str, Kind] = field(default_factory=dict)
-    public: bool = False  # the other side sees it too (6.6: combats are witnessed by both)
-    hidden: tuple[str, ...] = ()  # fields the other side never sees (they could name units under a top)
-    counted: tuple[str, ...] = ()  # list fields the other side sees only as a number
-
-
-EVENTS: dict[str, EventType] = {
+# public: the other side sees it too (6.6: combats are witnessed by both); hidden: fields the other
+# side never sees (they could name units under a top); counted: list fields it sees only as a number.
+CATALOGUE = Catalogue({
     "turn": EventType("the turn marker advances", ("5.4",), {"turn": NUMBER}, public=True),
     "sequence": EventType("the British player names the sequence of his player turn", ("5.3",),
                           {"side": TEXT, "sequence": TEXT, "turn": NUMBER}, public=True),
@@ -54,7 +42,8 @@ EVENTS: dict[str, EventType] = {
                          {"side": TEXT, "target": TEXT, "with": LIST, "from": LIST, "spotters": LIST,
                           "factors": NUMBER, "roll": NUMBER, "modifiers": MAPPING, "modified": NUMBER,
                           "losses": NUMBER, "results": LIST},
-                         optional={"stack": LIST}, public=True, hidden=("spotters", "with")),
+                         optional={"stack": LIST}, items={"results": STEP_RESULT, "stack": COUNTER},
+                         public=True, hidden=("spotters", "with")),
     "melee-void": EventType("a melee whose target hex was emptied first", ("12.1",),
                             {"side": TEXT, "target": TEXT, "with": LIST, "why": TEXT}, public=True,
                             counted=("with",)),
@@ -65,37 +54,14 @@ EVENTS: dict[str, EventType] = {
                                  "modified": NUMBER, "odds": TEXT, "result": TEXT, "defender_results": LIST,
                                  "attacker_results": LIST, "advanced": LIST, "second_hex": MAPPING,
                                  "second_hex_refused": MAPPING},
+                       items={"defenders": COUNTER, "defensive_fire": DEFENSIVE_FIRE, "defender_results": STEP_RESULT,
+                              "attacker_results": STEP_RESULT},
                        public=True),
     "overstack": EventType("units of an overstacked hex are removed", ("6.2",),
-                           {"side": TEXT, "hex": TEXT, "stack": LIST, "removed": LIST}, public=True),
-}
-PUBLIC = frozenset(name for name, kind in EVENTS.items() if kind.public)
+                           {"side": TEXT, "hex": TEXT, "stack": LIST, "removed": LIST},
+                           items={"removed": STEP_RESULT}, public=True),
+})
 
-
-def problems(event: Mapping[str, Any]) -> list[str]:
-    """How an event differs from its catalogue entry ([] when it matches)."""
-    kind = EVENTS.get(str(event.get("type")))
-    if kind is None:
-        return [f"unknown event type {event.get('type')!r}"]
-    found: list[str] = []
-    if event.get("section") not in kind.sections:
-        found.append(f"{event['type']}: section {event.get('section')!r} is not one of {', '.join(kind.sections)}")
-    for name, types in kind.fields.items():
-        if name not in event:
-            found.append(f"{event['type']}: no {name!r}")
-        elif not _is(event[name], types):
-            found.append(f"{event['type']}: {name!r} is {event[name]!r}")
-    for name, value in event.items():
-        if name in ("type", "section") or name in kind.fields:
-            continue
-        if name not in kind.optional:
-            found.append(f"{event['type']}: unknown field {name!r}")
-        elif not _is(value, kind.optional[name]):
-            found.append(f"{event['type']}: {name!r} is {value!r}")
-    return found
-
-
-def _is(value: Any, types: Kind) -> bool:
-    if isinstance(value, bool) and bool not in types:
-        return False  # a yes/no is never a number
-    return isinstance(value, types)
+EVENTS = CATALOGUE.events
+PUBLIC = CATALOGUE.public
+problems = CATALOGUE.problems
