@@ -4,8 +4,10 @@ The referee runs `pbem`; the players never do. Red's key is made by `ssh-keygen`
 passphrase, blue's with one (the referee only ever sees its public half). Orders are typed
 as YAML text, signed with `ssh-keygen -Y sign`, mailed (copied) to the referee and accepted;
 the referee's files are checked with `ssh-keygen -Y verify`. The commands below are exactly
-what the tests run (a test checks that every step appears here verbatim), so they can be
-copied into the README.
+what the tests run (a test checks that every step appears here verbatim). The README's own
+walkthrough plays a shipped game (toc) and is run from README.md by
+tests/test_readme_walkthrough.py; this module adds what it leaves out: a second turn, a
+passphrase-protected key, wrong namespaces and a decision answered with ssh-keygen alone.
 
 Player, once (send `red.pub` to the referee; keep `red`):
 
