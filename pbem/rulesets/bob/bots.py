@@ -1,0 +1,107 @@
+"""Bots for both sides, from their own view alone (with the default standing orders: units marked Op
+Fire fire at the first mover they can, Used units at adjacent movers).
+
+Set-up: every unit on its scenario hex, concealed where the scenario says, listed in a shuffled
+order (so marker numbers follow no pattern). An impulse: as many units as the Operations Range
+allows, each firing at the enemy hex it reaches with the most pieces, else moving toward the
+nearest objective the side does not hold (or the nearest enemy), else marking Op Fire; every
+action is checked with the same validation as a player's orders and dropped for `used` if it
+fails.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from typing import Any
+
+from pbem.core.ruleset import State
+
+from . import operations
+from .board import Board
+from .context import Context
+from .fire import reach
+
+
+def _pick(seed: bytes, label: str, n: int) -> int:
+    return int.from_bytes(hashlib.sha256(seed + label.encode()).digest()[:8], "big") % n
+
+
+def _shuffled(items: list[str], seed: bytes, label: str) -> list[str]:
+    keyed = sorted((hashlib.sha256(seed + f"{label}:{item}".encode()).digest(), item) for item in items)
+    return [item for _, item in keyed]
+
+
+def orders(ctx: Context, view: State, side: str, seed: bytes) -> list[Any]:
+    phase = view["phase"]
+    if phase == "setup":
+        units = [uid for uid, u in ctx.units.items() if u.side == side and u.hex is not None]
+        return [{"place": uid, "hex": ctx.units[uid].hex, "concealed": ctx.units[uid].concealed or ctx.units[uid].decoy}
+                for uid in _shuffled(units, seed, "setup")]
+    if phase not in ("operations", "preturn") or view["active"] != side:
+        return []
+    board = Board.from_view(view)
+    available = [uid for uid in sorted(board.own) if board.available(ctx, uid)]
+    low, high = ctx.card.ops_range[side]
+    count = min(len(available), low + _pick(seed, "count", high - low + 1))
+    chosen = _shuffled(available, seed, f"impulse{view['impulse']}")[:count]
+    if phase == "preturn":
+        chosen = chosen[:board.cps]
+    found: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for uid in chosen:
+        for order in _candidates(ctx, board, uid, seed, view["held"]):
+            trial = copy.deepcopy(board)
+            if not operations.action_problems(ctx, trial, order, len(found), available, set(seen)):
+                board = trial
+                seen.add(uid)
+                found.append(order)
+                break
+    return found
+
+
+def _candidates(ctx: Context, board: Board, uid: str, seed: bytes, held: dict[str, str]) -> list[dict[str, Any]]:
+    unit = board.own[uid]
+    out: list[dict[str, Any]] = []
+    enemy = board.enemy_hexes()
+    if unit["status"] == "active" and not ctx.units[uid].decoy:
+        targets = [h for h in sorted(enemy) if reach(ctx, uid, unit["reduced"], unit["hex"], h)]
+        targets.sort(key=lambda h: (-enemy[h], ctx.hexes.distance(unit["hex"], h), h))
+        out += [{"fire": uid, "at": h, "reroll": True} for h in targets[:1]]
+    path = _route(ctx, board, uid, held)
+    if path:
+        out.append({"move": uid, "path": path, "reroll": True})
+    if unit["status"] == "active":
+        out.append({"opfire": uid} if _pick(seed, uid, 3) == 0 or ctx.units[uid].decoy else {"used": uid})
+    return out
+
+
+def _route(ctx: Context, board: Board, uid: str, held: dict[str, str]) -> list[str]:
+    """A cheapest path toward the goal, cut where the allowance ends or at an enemy's hex."""
+    unit = board.own[uid]
+    enemy = board.enemy_hexes()
+    starts = [unit["hex"]] if unit["status"] == "active" else list(ctx.entry_hexes(board.side))
+    targets = [h for h, side in sorted(held.items()) if side != board.side] or sorted(enemy)
+    if not starts or not targets:
+        return []
+    start = starts[0]
+    goal = min(targets, key=lambda h: (ctx.hexes.distance(start, h), h))
+    allowance = ctx.allowance(uid)
+    path: list[str] = [] if unit["status"] == "active" else [start]
+    here = start
+    spent = 0 if unit["status"] == "active" else (ctx.move_cost(start, start) or 0)
+    while here != goal:
+        options = [n for n in ctx.hexes.neighbours(here) if ctx.hexes.on_map(n) and ctx.move_cost(here, n) is not None
+                   and ctx.hexes.distance(n, goal) < ctx.hexes.distance(here, goal)]
+        if not options:
+            break
+        step = min(options, key=lambda n: (ctx.move_cost(here, n) or 99, n))
+        cost = ctx.move_cost(here, step) or 99
+        if spent + cost > allowance:
+            break
+        spent += cost
+        path.append(step)
+        here = step
+        if step in enemy:
+            break
+    return path

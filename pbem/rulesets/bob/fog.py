@@ -1,0 +1,97 @@
+"""Fog of war (15.0): what each side may know, built from an allow-list.
+
+A side sees its own units in full. Of the enemy it sees every piece on the map: a unit without
+a conceal marker face up (type, reduced, suppression, Used/Op Fire/CP markers), and a concealed
+unit or decoy as its marker alone (its hex and its Used/Op Fire markers, which are placed on the
+marker where everyone sees them); pieces are listed by hex and name, so their order says
+nothing. It sees the enemy units eliminated, how many enemy markers were found to be decoys,
+the foxholes, the CPs left and the objectives held.
+
+Events: the public ones reach both sides, with any unit under a marker shown as its marker and
+without its morale or rolls (`_masked`). A fire result names the unit hit only when the result
+took the marker off or the unit was already in view.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.core.ruleset import State
+
+from .context import Context
+from .events import EVENTS
+from .state import normalize
+
+OWN_FIELDS = ("hex", "status", "reduced", "supp", "used", "opfire", "cp", "concealed", "marker", "bank")
+
+
+def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
+    state = normalize(ctx, state)
+    own: dict[str, Any] = {}
+    enemy: list[dict[str, Any]] = []
+    lost: list[str] = []
+    decoys = 0
+    for uid, unit in state["units"].items():
+        scenario = ctx.units[uid]
+        if scenario.side == side:
+            own[uid] = {"type": scenario.type.name, **{k: unit[k] for k in OWN_FIELDS}}
+            continue
+        if unit["status"] == "eliminated":
+            lost.append(uid)
+        elif unit["status"] == "removed":
+            decoys += 1
+        elif unit["status"] == "active":
+            if unit["concealed"]:
+                enemy.append({"hex": unit["hex"], "marker": unit["marker"], "used": unit["used"],
+                              "opfire": unit["opfire"]})
+            else:
+                enemy.append({"hex": unit["hex"], "unit": uid, "type": scenario.type.name,
+                              "reduced": unit["reduced"], "supp": unit["supp"], "used": unit["used"],
+                              "opfire": unit["opfire"], "cp": unit["cp"], "bank": unit["bank"]})
+    enemy.sort(key=lambda p: (p["hex"], p.get("unit") or p.get("marker") or ""))
+    return {
+        "bob": 1,
+        "side": side,
+        "setup": state["setup"],
+        "turn": state["turn"],
+        "phase": state["phase"],
+        "active": state["active"],
+        "impulse": state["impulse"],
+        "result": copy.deepcopy(state.get("result")),
+        "cps": dict(state["cps"]),
+        "foxholes": list(state["foxholes"]),
+        "held": dict(state["held"]),
+        "units": own,
+        "enemy": enemy,
+        "enemy_eliminated": sorted(lost),
+        "enemy_decoys_removed": decoys,
+    }
+
+
+def visible(ctx: Context, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    if event.get("side") == side:
+        return dict(event)
+    kind = EVENTS.get(str(event.get("type")))
+    if kind is None:
+        return None
+    if not kind.public:
+        if kind.shown is None:
+            return None
+        return {key: copy.deepcopy(event[key]) for key in kind.shown if key in event}
+    return _masked(event)
+
+
+def _masked(event: dict[str, Any]) -> dict[str, Any]:
+    shown = copy.deepcopy(event)
+    kind = shown["type"]
+    if kind == "check" and shown.get("marker"):
+        for key in ("unit", "morale", "added", "rolls", "result"):
+            shown.pop(key, None)
+    elif kind in ("move", "mark", "cp", "rout") and shown.get("as") != shown.get("unit"):
+        shown.pop("unit", None)
+    elif kind == "fire":
+        for result in shown["results"]:
+            if result["as"] != result["unit"] and result["result"] == "none":
+                result.pop("unit")
+    return shown

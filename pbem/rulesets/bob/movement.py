@@ -1,0 +1,217 @@
+"""Movement (5.0), declared retreat (5.1) and assault fire (5.2); the op fire each step draws (9.0, 10.0).
+
+A move names the hexes entered in order. It costs each hex's terrain in half-MPs (a road from
+road hex to road hex half a MP, a hedgerow hexside one more: `Context.move_cost`), must fit the
+unit's allowance, and ends in the first hex holding an enemy piece (5.0). At most two units of
+a side stand in a hex when the move ends (2.0). A unit starting in an enemy's hex passes a Prof
+Check to leave and may not enter another enemy hex that move (5.0); any other unit passes a
+Morale Check to move (-4 for a declared retreat, 5.1, which then keeps the rout limits of 11.0:
+never next to an enemy not in melee, never closer to an enemy in its LOS). A reinforcement
+enters by an entry hex of its side as its first hex (18.0).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from pbem.core.chance import Dice
+from pbem.core.errors import Problem
+from pbem.core.ruleset import Decisions, State
+
+from . import conceal
+from .board import Board
+from .checks import check, public_name
+from .context import Context, other
+from .fire import attack, reach, targets_in
+from .reactions import Step, react
+from .state import in_hex
+from .terrain import bank_of, los
+
+
+def retreat_step_ok(ctx: Context, enemies: Iterable[str], melee: set[str], here: str, there: str) -> bool:
+    """11.0 (and 5.1): the step never ends next to an enemy not in melee, nor closer to one in LOS."""
+    for enemy in enemies:
+        distance = ctx.hexes.distance(there, enemy)
+        if distance <= 1 and enemy not in melee:
+            return False
+        if los(ctx, here, enemy) and distance < ctx.hexes.distance(here, enemy):
+            return False
+    return True
+
+
+def route_problems(ctx: Context, board: Board, uid: str, order: dict[str, Any], index: int) -> list[Problem]:
+    """Everything wrong with a move, judged on the side's board; a legal move is carried out on the board."""
+    unit = board.own[uid]
+    path = list(order["path"])
+    start = unit["hex"] if unit["status"] == "active" else None
+    enemy = board.enemy_hexes()
+    in_melee = start is not None and start in enemy
+    problems: list[Problem] = []
+    if start is None and path[0] not in ctx.entry_hexes(board.side):
+        return [Problem(f"{uid} enters the map: its first hex must be an entry hex", order=index, path=("path", 0),
+                        section="18.0", legal=", ".join(ctx.entry_hexes(board.side)))]
+    if order.get("retreat") and in_melee:
+        problems.append(Problem(f"{uid} starts in an enemy's hex and cannot declare a retreat", order=index,
+                                path=("retreat",), section="5.1"))
+    melee_hexes = {h for h in enemy if board.own_in(h)}
+    spent = 0
+    allowance = ctx.allowance(uid)
+    here = start
+    for step, hex_id in enumerate(path):
+        where = ("path", step)
+        if here is not None and not ctx.hexes.adjacent(here, hex_id):
+            return problems + [Problem(f"{hex_id} is not next to {here}", order=index, path=where, section="5.0",
+                                       legal=", ".join(n for n in ctx.hexes.neighbours(here) if ctx.enterable(n)))]
+        cost = ctx.move_cost(here, hex_id) if here is not None else \
+            (ctx.move_cost(hex_id, hex_id) if ctx.enterable(hex_id) else None)
+        if cost is None:
+            return problems + [Problem(f"{uid} cannot enter {hex_id} ({ctx.terrain(hex_id)})", order=index, path=where,
+                                       section="14.0", legal="river and canal hexes only at a bridge")]
+        spent += cost
+        if spent > allowance:
+            return problems + [Problem(f"{uid} has {allowance // 2} MP; the path needs more by {hex_id}", order=index,
+                                       path=where, section="5.0",
+                                       legal=f"stop at {path[step - 1] if step else 'its hex'}")]
+        if in_melee and hex_id in enemy:
+            problems.append(Problem(f"{uid} left an enemy's hex and may not enter another ({hex_id})", order=index,
+                                    path=where, section="5.0"))
+        if order.get("retreat") and here is not None and \
+                not retreat_step_ok(ctx, enemy, melee_hexes, here, hex_id):
+            problems.append(Problem(f"a retreating unit may not step to {hex_id}: next to an enemy not in melee or "
+                                    "closer to one in its LOS", order=index, path=where, section="5.1"))
+        if hex_id in enemy and step != len(path) - 1:
+            return problems + [Problem(f"{uid} must stop in {hex_id}: it holds an enemy", order=index, path=where,
+                                       section="5.0", legal=f"end the path at {hex_id}")]
+        here = hex_id
+    end = path[-1]
+    if len([u for u in board.own_in(end) if u != uid]) + 1 > int(ctx.tables["stacking"]):
+        problems.append(Problem(f"{end} would hold more than {ctx.tables['stacking']} of your units", order=index,
+                                path=("path", len(path) - 1), section="2.0"))
+    if "assault" in order:
+        problems += assault_problems(ctx, board, uid, end, order["assault"], index, end in enemy)
+    if not problems:
+        unit.update(hex=end, status="active", used=True)
+    return problems
+
+
+def assault_problems(ctx: Context, board: Board, uid: str, origin: str, target: str, index: int,
+                     in_melee: bool) -> list[Problem]:
+    """5.2 with 6.0's limits, from the hex the move ends in."""
+    where = ("assault",)
+    if ctx.units[uid].kind != "squad":
+        return [Problem(f"{uid} is a weapon team: weapon teams never assault fire", order=index, path=where,
+                        section="5.2")]
+    return fire_problems(ctx, board, uid, origin, target, index, where, in_melee)
+
+
+def fire_problems(ctx: Context, board: Board, uid: str, origin: str, target: str, index: int,
+                  where: tuple[str, ...], in_melee: bool) -> list[Problem]:
+    """6.0 and 16.0: an enemy-held hex in range and LOS, not into your own units, not from a melee."""
+    unit = board.own[uid]
+    if in_melee:
+        return [Problem(f"{uid} shares its hex with an enemy and may not fire", order=index, path=where,
+                        section="6.0")]
+    in_reach = ", ".join(sorted(h for h in board.enemy_hexes() if reach(ctx, uid, unit["reduced"], origin, h))) \
+        or "no enemy hex is in reach"
+    if target not in board.enemy_hexes():
+        return [Problem(f"no enemy piece is in {target}", order=index, path=where, section="6.0", legal=in_reach)]
+    if board.own_in(target):
+        return [Problem(f"{target} holds your own units: no fire into it", order=index, path=where, section="6.0")]
+    if reach(ctx, uid, unit["reduced"], origin, target) is None:
+        face = ctx.units[uid].type.face(unit["reduced"])
+        why = f"minimum range {face.range}" if ctx.units[uid].type.mortar else f"range {face.range} (double at half)"
+        return [Problem(f"{uid} cannot fire at {target}: out of LOS or {why}", order=index, path=where,
+                        section="16.0" if ctx.units[uid].type.mortar else "6.0", legal=in_reach)]
+    return []
+
+
+def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: str, order: dict[str, Any],
+            events: list[dict[str, Any]]) -> None:
+    """Carry out one accepted move on the master state (5.0-5.2, 9.0, 10.0, 15.0)."""
+    unit = state["units"][uid]
+    side = ctx.units[uid].side
+    face = ctx.units[uid].type.face(unit["reduced"])
+    start = unit["hex"] if unit["status"] == "active" else None
+    retreating = bool(order.get("retreat"))
+    reroll = bool(order.get("reroll"))
+    move: dict[str, Any] = {"type": "move", "side": side, "section": "5.0", "unit": uid,
+                            "as": public_name(state, uid), "from": start, "path": [], "retreat": retreating}
+    events.append(move)
+    started_in_melee = start is not None and bool(in_hex(ctx, state, start, other(side)))
+    if started_in_melee:
+        passed = check(ctx, state, dice, uid, kind="prof", section="5.0", events=events, prof=face.prof,
+                       reroll=reroll, purpose="leave an enemy's hex")
+    else:
+        modifier = int(ctx.tables["modifiers"]["declared_retreat"]) if retreating else 0
+        passed = check(ctx, state, dice, uid, kind="morale", section="5.1" if retreating else "5.0", events=events,
+                       modifier=modifier, reroll=reroll, purpose="move")
+    unit["used"] = True
+    if not passed:
+        move["ended"] = "failed its check"
+        return
+    path = list(order["path"])
+    if start is not None and in_hex(ctx, state, path[0], other(side)):
+        # 9.0: fire at the mover in its own hex as it tries to enter an enemy's
+        if react(ctx, state, dice, decisions, Step(uid, start, None), events, retreating=retreating,
+                 reroll=reroll) != "go":
+            move["ended"] = _end_reason(unit)
+            return
+    previous = start
+    for hex_id in path:
+        unit["status"] = "active"
+        unit["hex"] = hex_id
+        if ctx.dike(hex_id):
+            unit["bank"] = bank_of(ctx, hex_id, previous)
+        move["path"].append(hex_id)
+        outcome = react(ctx, state, dice, decisions, Step(uid, hex_id, previous), events, retreating=retreating,
+                        reroll=reroll)
+        if outcome == "gone":
+            move["ended"] = _end_reason(unit)
+            return
+        if outcome == "stopped":
+            if len(in_hex(ctx, state, hex_id, side)) > int(ctx.tables["stacking"]) and previous is not None:
+                unit["hex"] = previous  # 5.0: back to the previous hex rather than overstack
+                move["back_to"] = previous
+            move["ended"] = "failed its check under fire"
+            conceal.sweep(ctx, state, events)
+            conceal.regain(ctx, state, uid, events)
+            return
+        conceal.adjacent_enemy(ctx, state, uid, events)
+        conceal.sweep(ctx, state, events)
+        if state["units"][uid]["status"] != "active":
+            move["ended"] = _end_reason(unit)
+            return
+        if in_hex(ctx, state, hex_id, other(side)):
+            move["ended"] = "entered an enemy's hex"
+            break
+        previous = hex_id
+    if "assault" in order and unit["status"] == "active":
+        _assault(ctx, state, dice, uid, order["assault"], reroll, events)
+    if unit["status"] == "active":
+        conceal.regain(ctx, state, uid, events)
+
+
+def _end_reason(unit: dict[str, Any]) -> str:
+    return "eliminated" if unit["status"] == "eliminated" else "removed" if unit["status"] == "removed" else "stopped"
+
+
+def _assault(ctx: Context, state: State, dice: Dice, uid: str, target: str, reroll: bool,
+             events: list[dict[str, Any]]) -> None:
+    """5.2: a Prof Check, then a fire attack at +1, before the unit is marked Used."""
+    unit = state["units"][uid]
+    side = ctx.units[uid].side
+    origin = unit["hex"]
+    how = reach(ctx, uid, unit["reduced"], origin, target)
+    if how is None or in_hex(ctx, state, origin, other(side)) or not in_hex(ctx, state, target, other(side)):
+        events.append({"type": "order-void", "side": side, "section": "5.2", "unit": uid,
+                       "why": "no enemy left in reach of the assault fire"})
+        return
+    face = ctx.units[uid].type.face(unit["reduced"])
+    if not check(ctx, state, dice, uid, kind="prof", section="5.2", events=events, prof=face.prof, reroll=reroll,
+                 purpose="assault fire"):
+        return
+    if unit["concealed"]:
+        conceal.take_off(ctx, state, uid, "it fired", events)
+    attack(ctx, state, dice, uid, origin, target, how, fire="assault", targets=targets_in(ctx, state, target, side),
+           section="5.2", events=events)
+    conceal.sweep(ctx, state, events)

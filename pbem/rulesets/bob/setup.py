@@ -1,0 +1,94 @@
+"""The set-up (18.0, 14.0, 15.0): both sides at once place their units, conceal markers and foxholes.
+
+Each side may move any of its units within its set-up area (a unit left out keeps the
+scenario's hex), put a conceal marker on a unit whose hex gives a positive fire modifier
+(decoys always start concealed), and place its foxholes in non-building hexes of its area.
+Markers are numbered per side in the order the units stand (by hex, then as the orders list
+them), so a marker's number says nothing of what is under it. Reinforcements wait off the map.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.core.errors import Problem
+from pbem.core.ruleset import State
+
+from .context import SIDES, Context
+from .terrain import bank_of
+from .state import marker_name
+
+
+def _positive(ctx: Context, hex_id: str, foxholes: set[str]) -> bool:
+    return hex_id in foxholes or int(ctx.tables["terrain_modifier"][ctx.terrain(hex_id)]) > 0 or \
+        bool(ctx.hedgerow_sides(hex_id))
+
+
+def validate(ctx: Context, side: str, orders: list[dict[str, Any]]) -> list[Problem]:
+    problems: list[Problem] = []
+    area = set(ctx.setup_area(side))
+    placed: dict[str, str] = {uid: u.hex for uid, u in ctx.units.items() if u.side == side and u.hex is not None}
+    foxholes = [o["foxhole"] for o in orders if "foxhole" in o]
+    seen: set[str] = set()
+    for index, order in enumerate(orders):
+        if "foxhole" in order:
+            hex_id = order["foxhole"]
+            if hex_id not in area or ctx.building(hex_id):
+                problems.append(Problem(f"a foxhole goes in a non-building hex of your set-up area, not {hex_id}",
+                                        order=index, path=("foxhole",), section="14.0"))
+            continue
+        uid = order["place"]
+        if uid not in placed or uid in seen:
+            problems.append(Problem(f"{uid} is not one of your units set up on the map, or is placed twice",
+                                    order=index, path=("place",), section="18.0", legal=", ".join(sorted(placed))))
+            continue
+        seen.add(uid)
+        if order["hex"] not in area:
+            problems.append(Problem(f"{order['hex']} is not in your set-up area", order=index, path=("hex",),
+                                    section="18.0", legal=f"the {side}-setup hexes of the map"))
+        placed[uid] = order["hex"]
+    if len(foxholes) > ctx.card.foxholes[side] or len(set(foxholes)) != len(foxholes):
+        problems.append(Problem(f"{len(foxholes)} foxholes; you have {ctx.card.foxholes[side]}, one per hex",
+                                section="14.0"))
+    for index, order in enumerate(orders):
+        if order.get("concealed") and not ctx.units[order["place"]].decoy and \
+                not _positive(ctx, order["hex"], set(foxholes)):
+            problems.append(Problem(f"a conceal marker needs terrain with a positive fire modifier; {order['hex']} "
+                                    "has none", order=index, path=("concealed",), section="15.0"))
+    stacks: dict[str, int] = {}
+    for hex_id in placed.values():
+        stacks[hex_id] = stacks.get(hex_id, 0) + 1
+    for hex_id, count in sorted(stacks.items()):
+        if count > int(ctx.tables["stacking"]):
+            problems.append(Problem(f"{hex_id} would hold {count} of your units", section="2.0",
+                                    legal=f"at most {ctx.tables['stacking']}"))
+    return problems
+
+
+def resolve(ctx: Context, state: State, orders: Mapping[str, list[dict[str, Any]]], events: list[dict[str, Any]]) -> None:
+    for side in SIDES:
+        given = {o["place"]: o for o in orders.get(side, []) if "place" in o}
+        listed = [o["place"] for o in orders.get(side, []) if "place" in o]
+        units = [uid for uid, u in ctx.units.items() if u.side == side]
+        for uid in units:
+            unit = state["units"][uid]
+            scenario = ctx.units[uid]
+            if scenario.hex is None:
+                unit.update(status="waiting", hex=None)
+                continue
+            order = given.get(uid, {})
+            unit.update(status="active", hex=order.get("hex", scenario.hex))
+            unit["concealed"] = bool(order.get("concealed", scenario.concealed)) or scenario.decoy
+            if ctx.dike(unit["hex"]) and order.get("bank"):
+                unit["bank"] = bank_of(ctx, unit["hex"], order["bank"])
+        for hole in orders.get(side, []):
+            if "foxhole" in hole:
+                state["foxholes"].append(hole["foxhole"])
+        concealed = [uid for uid in units if state["units"][uid]["concealed"]]
+        concealed.sort(key=lambda u: (state["units"][u]["hex"], listed.index(u) if u in listed else len(listed), u))
+        for uid in concealed:
+            state["units"][uid]["marker"] = marker_name(side, state["markers"][side])
+            state["markers"][side] += 1
+        events.append({"type": "setup", "side": side, "section": "18.0",
+                       "units": {uid: state["units"][uid]["hex"] for uid in units if state["units"][uid]["hex"]}})
+    state["foxholes"] = sorted(set(state["foxholes"]))
