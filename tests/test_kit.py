@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import random
+from typing import Callable
+
 import jsonschema
 import pytest
 
 from pbem.core.errors import PbemError
+from pbem.geometry.hexgrid import Hex
 from pbem.geometry.hexmap import HexMap
+from pbem.rulesets.fbsm import context as fbsm_context
 from pbem.rulesets.kit import phases, stacks
 from pbem.rulesets.kit.events import ANY, FLAG, LIST, NUMBER, TEXT, Catalogue, EventType, Fields
-from pbem.rulesets.kit.hexboard import HexIndex, load_map
+from pbem.rulesets.kit.hexboard import HexIndex, TerrainGroups, load_map
 from pbem.rulesets.kit.overrides import shape_schema
 from pbem.rulesets.kit.tables import merge
+from pbem.rulesets.toc import context as toc_context
 
 DEFAULTS = {"move_cost": {"clear": 2, "road": 1}, "impassable": ["river"], "rally": True,
             "melee": {"1": ["0/1", "1/0"]}, "open": None}
@@ -163,3 +169,63 @@ def test_a_catalogue_that_contradicts_itself_is_refused() -> None:
         Catalogue({"fire": EventType("x", ("1",), {"side": TEXT}, items={"side": Fields({})})})
     with pytest.raises(ValueError, match="cites no section"):
         Catalogue({"turn": EventType("x", (), {})})
+
+
+def _game_indexes() -> list[tuple[str, HexIndex, Callable[[Hex], bool]]]:
+    fbsm = fbsm_context.prepare({})
+    toc = toc_context.prepare({})
+    return [("fbsm", fbsm.hexes, fbsm.blocks), ("toc", toc.hexes, toc.blocks_los)]
+
+
+def _near_pairs(draw: random.Random, index: HexIndex, count: int, reach: int) -> list[tuple[str, str]]:
+    hexes = index.hexes()
+    found: list[tuple[str, str]] = []
+    while len(found) < count:
+        a, b = draw.choice(hexes), draw.choice(hexes)
+        if a != b and index.distance(a, b) <= reach:
+            found.append((a, b))
+    return found
+
+
+def test_a_line_blocks_the_same_both_ways_on_the_game_maps() -> None:
+    """What `clear_between` relies on: for both split rules, a line is blocked from a to b exactly when
+    it is from b to a, with each game's own terrain and with random terrain (a blocker in one hex in
+    three), over pairs up to 8 hexes apart, many of them along hexsides or through corners."""
+    draw = random.Random(20240611)
+    checked = split = decided_by_rule = 0
+    for name, index, game_blocks in _game_indexes():
+        walls = frozenset(h for h in index.hexes() if draw.randrange(3) == 0)
+        for blocks in (game_blocks, lambda h: h.has_id and h.id in walls):
+            for a, b in _near_pairs(draw, index, 2000, 8):
+                there, back = index.grid.line(a, b), index.grid.line(b, a)
+                answers = {rule: there.blocked(blocks, at_split=rule) for rule in ("both", "either")}
+                for rule in ("both", "either"):
+                    assert back.blocked(blocks, at_split=rule) == answers[rule], (name, a, b, rule)
+                checked += 1
+                split += bool(there.splits)
+                decided_by_rule += answers["both"] != answers["either"]
+    assert checked == 8000 and split > 1000 and decided_by_rule > 100, (split, decided_by_rule)
+
+
+def test_clear_between_is_one_answer_per_pair_and_blocking_rule() -> None:
+    index = HexIndex.of(load_map(MAP, "pbem.rulesets.kit", {}, ("entry",)))
+    forest = lambda h: index.terrain_of.get(h.id) == "forest"  # noqa: E731
+    nothing = lambda h: False  # noqa: E731
+    assert index.clear_between("0303", "0101", forest, "either", key="forest") is False
+    assert index.clear_between("0101", "0303", nothing, "either", key="forest") is False  # the memo answers
+    assert index.clear_between("0101", "0303", nothing, "either", key="nothing") is True
+    assert index.clear_between("0101", "0303", forest, "both", key="forest") is False
+    assert index.clear_between("0202", "0201", forest, "either", key="forest") is True  # adjacent hexes
+    assert index.line("0101", "0303") is index.line("0101", "0303")
+    assert [h.id for h in index.line("0303", "0101").hexes] == [h.id for h in reversed(index.line("0101", "0303").hexes)]
+
+
+def test_terrain_groups_name_their_members_and_the_known_groups() -> None:
+    groups = TerrainGroups({"built_up": ["residential", "industrial"], "cover": ("forest",)})
+    assert groups.has("industrial", "built_up") and not groups.has("forest", "built_up")
+    assert groups.names("cover") == frozenset({"forest"})
+    with pytest.raises(KeyError, match="no terrain group 'woods'; the groups are built_up, cover"):
+        groups.has("forest", "woods")
+    index = HexIndex.of(load_map(MAP, "pbem.rulesets.kit", {}, ("entry",)))
+    assert index.terrain_in("0202", groups.names("cover")) and not index.terrain_in("0101", groups.names("cover"))
+    assert not index.terrain_in("0909", {"clear"})  # off the map

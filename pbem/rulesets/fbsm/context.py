@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from pbem.geometry.hexgrid import Hex, HexGrid, Line
 from pbem.geometry.hexmap import HexMap
-from pbem.rulesets.kit.hexboard import HexIndex, load_map
+from pbem.rulesets.kit.hexboard import HexIndex, TerrainGroups, load_map
 from pbem.rulesets.kit.overrides import shape_schema
 from pbem.rulesets.kit.tables import TableFile, merge
 
@@ -122,12 +122,13 @@ def build_counters(tables: Mapping[str, Any]) -> dict[str, Counter]:
 class Context:
     """Everything fixed for one game: the indexed map, the plain tables, the counters, the derived hex sets.
 
-    Built once per game by `prepare`. The memo dicts (lines, the bots' cost fields) fill as the
-    game is played and belong to this context alone.
+    Built once per game by `prepare`. The memos (lines and lines of fire in `hexes`, the bots' cost
+    fields) fill as the game is played and belong to this context alone.
     """
 
     hexes: HexIndex
     tables: dict[str, Any]
+    terrain_groups: TerrainGroups  # `impassable` and `blocking` (10.8), from the tables
     play_balance: bool
     counters: dict[str, Counter]
     riverbank: tuple[str, ...]
@@ -140,7 +141,6 @@ class Context:
     east_edge: tuple[str, ...]
     varennes: frozenset[str]
     fields: dict[str, dict[str, int]] = field(default_factory=dict)  # the bots' cost fields, by name
-    _lines: dict[tuple[str, str], Line] = field(default_factory=dict)
 
     @property
     def map(self) -> HexMap:
@@ -166,7 +166,7 @@ class Context:
 
     def impassable(self, hex_id: str) -> bool:
         found = self.hexes.terrain_of.get(hex_id)
-        return found is None or found in self.tables["impassable"]
+        return found is None or self.terrain_groups.has(found, "impassable")
 
     def blocks(self, hex_id: Hex | str) -> bool:
         """10.8: town, wooded hills, prepared positions, railroads and Hill 231 block LOF."""
@@ -177,7 +177,7 @@ class Context:
         found = self.hexes.terrain_of.get(hex_id)
         if found is None:
             return False
-        if found in self.tables["blocking_terrain"]:
+        if self.terrain_groups.has(found, "blocking"):
             return True
         return any(f in self.tables["blocking_features"] for f in self.hexes.features_of[hex_id])
 
@@ -201,15 +201,11 @@ class Context:
         return self.hexes.neighbours(hex_id)
 
     def line(self, a: str, b: str) -> Line:
-        key = (a, b)
-        found = self._lines.get(key)
-        if found is None:
-            found = self._lines[key] = self.hexes.line(a, b)
-        return found
+        return self.hexes.line(a, b)
 
     def lof_clear(self, a: str, b: str) -> bool:
         """10.7-10.9: nothing between the two hexes blocks (a hexside line only if both sides do)."""
-        return self.hexes.clear_line(a, b, self.blocks, "both")
+        return self.hexes.clear_between(a, b, self.blocks, "both", key="blocks")
 
     def step(self, hex_id: str, compass: str, count: int) -> str | None:
         """The hex `count` hexes toward a compass point, or None when that leaves the map."""
@@ -234,10 +230,11 @@ def prepare(setup: Mapping[str, Any]) -> Context:
     tables = merge(plain_tables(), setup.get("tables") or {})
     hexmap = _map(setup.get("map", DEFAULT_MAP))
     hexes = HexIndex.of(hexmap)
+    groups = TerrainGroups({"impassable": tables["impassable"], "blocking": tables["blocking_terrain"]})
     sets = hexes.sets
     road = set(hexmap.sets["paris-metz-road"])
     riverbank = list(hexmap.sets["riverbank"])
-    impassable = set(tables["impassable"])
+    impassable = groups.names("impassable")
     water = {h for h in hexmap.hexes() if hexmap.terrain(h) in impassable}
     # 3.3: north of the Paris-Metz road = the side of the road the Marne riverbank is on.
     north = _flood(hexmap, riverbank, road | water)
@@ -255,6 +252,7 @@ def prepare(setup: Mapping[str, Any]) -> Context:
     return Context(
         hexes=hexes,
         tables=tables,
+        terrain_groups=groups,
         play_balance=bool(setup.get("play_balance", False)),
         counters=build_counters(tables),
         riverbank=sets["riverbank"],

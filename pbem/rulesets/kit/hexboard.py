@@ -1,14 +1,15 @@
 """A hex map for a game: loaded from a packaged name or a whole document, and indexed by hex id.
 
 Rules look hexes up by their printed ids thousands of times a phase, so `HexIndex` turns the
-map into plain dicts once, when a ruleset prepares its context. Lines of sight are memoised in
-the index too (per context, never across games).
+map into plain dicts once, when a ruleset prepares its context. Lines and lines of sight are
+memoised in the index too (per context, never across games). `TerrainGroups` names sets of
+terrain types as a game's tables do ("built up": residential and industrial).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Container, Iterable, Mapping
 
 from pbem.core.errors import PbemError, Problem
 from pbem.geometry.hexgrid import Hex, HexGrid, Line, SplitRule
@@ -39,6 +40,26 @@ def load_map(spec: Any, package: str, packaged: Mapping[str, str], required_sets
 HexSide = tuple[str, str]
 
 
+class TerrainGroups:
+    """Named groups of terrain types, from a table such as `{built_up: [residential, industrial]}`."""
+
+    def __init__(self, mapping: Mapping[str, Iterable[str]]) -> None:
+        self._groups = {name: frozenset(members) for name, members in mapping.items()}
+
+    def names(self, group: str) -> frozenset[str]:
+        """The terrain types of a group (KeyError, naming the known groups, for an unknown one)."""
+        found = self._groups.get(group)
+        if found is None:
+            raise KeyError(f"no terrain group {group!r}; the groups are {', '.join(sorted(self._groups))}")
+        return found
+
+    def has(self, terrain: str, group: str) -> bool:
+        return terrain in self.names(group)
+
+    def groups(self) -> list[str]:
+        return sorted(self._groups)
+
+
 def side_key(a: str, b: str) -> HexSide:
     """The two hexes of a hexside in a fixed order (a hexside has no direction)."""
     return (a, b) if a < b else (b, a)
@@ -56,6 +77,8 @@ class HexIndex:
     sides_of: dict[HexSide, tuple[str, ...]]
     sets: dict[str, tuple[str, ...]]
     _clear: dict[tuple[str, str, SplitRule], bool] = field(default_factory=dict)
+    _lines: dict[tuple[str, str], Line] = field(default_factory=dict)
+    _between: dict[tuple[str, str, str, SplitRule], bool] = field(default_factory=dict)
 
     @classmethod
     def of(cls, hexmap: HexMap) -> "HexIndex":
@@ -81,6 +104,11 @@ class HexIndex:
 
     def hexes(self) -> list[str]:
         return sorted(self.terrain_of)
+
+    def terrain_in(self, hex_id: str, terrains: Container[str]) -> bool:
+        """Whether the hex is on the map with one of these terrain types (`TerrainGroups.names`)."""
+        found = self.terrain_of.get(hex_id)
+        return found is not None and found in terrains
 
     def terrain(self, hex_id: str) -> str:
         found = self.terrain_of.get(hex_id)
@@ -114,16 +142,39 @@ class HexIndex:
         return a != b and self.distance(a, b) == 1
 
     def line(self, a: str, b: str) -> Line:
-        return self.grid.line(a, b)
+        """The line from a's centre to b's (`HexGrid.line`), memoised per index."""
+        found = self._lines.get((a, b))
+        if found is None:
+            found = self._lines[(a, b)] = self.grid.line(a, b)
+        return found
 
     def clear_line(self, a: str, b: str, blocks: Callable[[Hex], bool], at_split: SplitRule) -> bool:
         """Whether nothing between two hexes blocks (`at_split`: how a line along a hexside is judged).
 
-        Adjacent hexes always see each other. Memoised per index for each `at_split` rule.
+        Adjacent hexes always see each other. Memoised per index for each `at_split` rule, so an
+        index answers for one `blocks` rule only: a game with two uses `clear_between`.
         """
         key = (a, b, at_split)
         found = self._clear.get(key)
         if found is None:
-            found = True if self.distance(a, b) <= 1 else not self.line(a, b).blocked(blocks, at_split=at_split)
-            self._clear[key] = found
+            found = self._clear[key] = self._clear_of(a, b, blocks, at_split)
         return found
+
+    def clear_between(self, a: str, b: str, blocks: Callable[[Hex], bool], at_split: SplitRule, *,
+                      key: str) -> bool:
+        """`clear_line` with no direction: the line is drawn from the lower hex id to the higher, and
+        the answer memoised for the pair, `at_split` and `key` (the name of the `blocks` rule).
+
+        A line crosses the same hexes and the same splits either way (the left of one direction is
+        the right of the other), so `blocked` is the same both ways (tests/test_kit.py checks it).
+        """
+        low, high = side_key(a, b)
+        memo = (low, high, key, at_split)
+        found = self._between.get(memo)
+        if found is None:
+            found = self._between[memo] = self._clear_of(low, high, blocks, at_split)
+        return found
+
+    def _clear_of(self, a: str, b: str, blocks: Callable[[Hex], bool], at_split: SplitRule) -> bool:
+        # the answer is memoised, so the line is not: most lines of sight are asked about once
+        return self.distance(a, b) <= 1 or not self.grid.line(a, b).blocked(blocks, at_split=at_split)

@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 from pbem.core.errors import PbemError, Problem
 from pbem.geometry.hexgrid import Hex, HexGrid
 from pbem.geometry.hexmap import HexMap
-from pbem.rulesets.kit.hexboard import HexIndex, load_map, side_key
+from pbem.rulesets.kit.hexboard import HexIndex, TerrainGroups, load_map
 from pbem.rulesets.kit.overrides import Schema, shape_schema
 from pbem.rulesets.kit.tables import TableFile, packaged_yaml
 
@@ -155,14 +155,15 @@ class Entry:
 @dataclass
 class Context:
     """One game's fixed data, prepared once: the map's index (the kit's `HexIndex`), the tables with
-    the scenario's overrides, the counters and the entry schedule, and what the rules derive from them."""
+    the scenario's overrides and their terrain groups, the counters and the entry schedule, and what
+    the rules derive from them."""
 
     hexes: HexIndex
     tables: dict[str, Any]
+    terrain_groups: TerrainGroups  # `tables.terrain`
     counters: dict[str, Counter]
     entries: tuple[Entry, ...]
     cache: dict[str, Any] = field(default_factory=dict)
-    _groups: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @property
     def map(self) -> HexMap:
@@ -181,18 +182,12 @@ class Context:
         return sides.__getitem__
 
     # --- terrain groups (`tables.terrain`) ---------------------------------------------------------
-    def _terrain_set(self, name: str) -> frozenset[str]:
-        found = self._groups.get(name)
-        if found is None:
-            found = self._groups[name] = frozenset(self.tables["terrain"][name])
-        return found
-
     def terrain_is(self, hex_id: str, name: str) -> bool:
         """Whether the hex's terrain is in the named group of `tables.terrain` (built_up, ...)."""
-        return self.hexes.terrain_of.get(hex_id) in self._terrain_set(name)
+        return self.hexes.terrain_in(hex_id, self.terrain_groups.names(name))
 
     def built_up(self, hex_id: str) -> bool:
-        return self.hexes.terrain_of.get(hex_id) in self._terrain_set("built_up")
+        return self.terrain_is(hex_id, "built_up")
 
     def within(self, hex_id: str, radius: int) -> tuple[str, ...]:
         """The map hexes at distance 0..radius (cached)."""
@@ -284,10 +279,9 @@ class Context:
     def los_clear(self, a: str, b: str) -> bool:
         """10.3: no forest or residential hex between; a line along a hexside is blocked if either side blocks.
 
-        The line is always drawn from the lower hex id to the higher (one answer per pair of hexes).
+        One answer per pair of hexes (`HexIndex.clear_between` draws the line from the lower hex id).
         """
-        low, high = side_key(a, b)
-        return self.hexes.clear_line(low, high, self.blocks_los, "either")
+        return self.hexes.clear_between(a, b, self.blocks_los, "either", key="blocks_line_of_sight")
 
     # --- the order of battle -----------------------------------------------------------------------
     def entry_for(self, uid: str) -> Entry | None:
@@ -317,7 +311,8 @@ def prepare(setup: Mapping[str, Any]) -> Context:
                                 legal=", ".join(TERRAINS)))
     entries = tuple(Entry(e["corps"], e.get("division"), int(e["turn"]), tuple(e["hexes"]))
                     for e in data["entry"])
-    return Context(hexes=hexes, tables=tables, counters=build_counters(data, types), entries=entries)
+    return Context(hexes=hexes, tables=tables, terrain_groups=TerrainGroups(tables["terrain"]),
+                   counters=build_counters(data, types), entries=entries)
 
 
 # --- the scenario's `tables:` -------------------------------------------------------------------
