@@ -52,15 +52,19 @@ class Counter:
 class Mark:
     """A marker on a hex: a bombardment marker where it landed, control of the hex, ..."""
 
-    kind: str  # "bombardment", "control", ...
+    kind: str  # "bombardment", "control", "entry", ...
     hex: str
     label: str = ""  # the few letters printed on the marker
     side: str = ""
     detail: str = ""  # the tooltip
     data: tuple[tuple[str, str], ...] = ()  # more data-* attributes (name without "data-", value)
+    style: str = ""  # "token" (a marker beside the counters), "hatch" (the hex shaded in the side's colour),
+    # "outline" (the hex's edge drawn in the side's colour, `label` by its corner); "" is "hatch" for
+    # control and "token" for every other kind
 
 
-# Kinds of actions: "move" and "advance" (path: every hex from the start to the end), the
+# Kinds of actions: "move" and "advance" (path: every hex from the start to the end; a move that
+# leaves the map ends with "off", drawn as an arrow out of the last hex), the
 # attacks "fire", "close-assault", "melee", "defensive-fire", "bombard" (path: the hexes fired
 # from; none gives a ring on the target), "bombardment" (a ring on the hex the markers hit),
 # "spot" (a spotter's line of sight), "drift" (path: [aimed]; target: where the marker landed).
@@ -94,6 +98,8 @@ class Picture:
     marks: list[Mark] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # extra legend lines (markers in hand, ...)
+    keys: dict[str, str] = field(default_factory=dict)  # the legend's words for a mark kind ("entry": "entry hex")
+    # (a kind without words here is named by itself)
 
 
 # --- pictures of an open table ------------------------------------------------------------------
@@ -221,6 +227,11 @@ class Adapter:
     def sentence(self, event: Mapping[str, Any], view: View) -> str | None:
         """One event as a plain sentence (with its rule section), or None to use the generic line."""
         return None
+
+    def seen(self, view: View) -> list[str]:
+        """What the side saw in the last adjudication that no event of its view says (where the
+        enemy's stacks stand after its moves, ...): more sentences for the report's "What happened"."""
+        return []
 
     def state_lines(self, view: View) -> list[str]:
         return []

@@ -96,6 +96,33 @@ def _parse_area(area: str | None) -> tuple[Hex, Hex] | None:
     return Hex.parse(a.strip()), Hex.parse((b or a).strip())
 
 
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 on the page
+
+
+class Taken:
+    """Boxes already drawn on the page that nothing drawn later may cover (counters, marker tokens,
+    labels): a marker or a label goes to the first of its places that covers none of them."""
+
+    def __init__(self) -> None:
+        self.boxes: list[Box] = []
+
+    def add(self, box: Box) -> None:
+        self.boxes.append(box)
+
+    def free(self, box: Box) -> bool:
+        return not any(a[0] < box[2] and box[0] < a[2] and a[1] < box[3] and box[1] < a[3] for a in self.boxes)
+
+
+def _place(candidates: list[Box], *layers: Taken) -> Box:
+    """The first candidate clear of every layer; failing that, of all but the last layer, and so on
+    (the first layer matters most); failing all, the first candidate."""
+    for depth in range(len(layers), 0, -1):
+        for box in candidates:
+            if all(layer.free(box) for layer in layers[:depth]):
+                return box
+    return candidates[0]
+
+
 def render(view: Mapping[str, Any], area: str | None = None) -> str:
     adapter = adapter_for(view)
     if adapter is None:
@@ -128,13 +155,16 @@ def render(view: Mapping[str, Any], area: str | None = None) -> str:
         static = _STATIC[key] = (pic.map, _terrain(dwg, lay), _edges(dwg, lay))
     for group in static[1:]:
         dwg.add(group)
-    _areas(dwg, lay, pic)
+    hatches = _hatches(pic)
+    _areas(dwg, lay, pic, hatches)
+    _outlines(dwg, lay, pic)
     _places(dwg, lay, pic)
     _wrecks(dwg, lay, pic, adapter)
-    _counters(dwg, lay, pic, adapter)
-    _markers(dwg, lay, pic)
-    _overlay(dwg, lay, pic)
-    bottom = _legend(dwg, lay, pic, adapter, lay.width + 5)
+    counters, tokens = Taken(), Taken()
+    _counters(dwg, lay, pic, adapter, counters)
+    _markers(dwg, lay, pic, counters, tokens)
+    _overlay(dwg, lay, pic, counters, tokens)
+    bottom = _legend(dwg, lay, pic, adapter, lay.width + 5, hatches)
     height = max(lay.height, bottom + 20)
     dwg["height"] = f"{height:.0f}"
     background["height"] = round(height, 2)
@@ -215,7 +245,13 @@ def _wrecks(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter) -> None:
 
 
 MARK_INK = {"heavy": ("#7a1010", "#ffffff"), "light": ("#f08c00", "#111111")}
-AREA_FILL = {"control": "hatch"}  # marks drawn as a whole hex shaded rather than as a token
+HATCHED = ("control",)  # kinds drawn as the whole hex shaded when their mark names no style
+TOKEN = 12  # a marker token's side, px: it fits between a counter and the edge of its hex
+ANGLES = (45, 135, 0, 90)  # the hatching of a side's first, second, ... shaded kind
+
+
+def _style(mark: Mark) -> str:
+    return mark.style or ("hatch" if mark.kind in HATCHED else "token")
 
 
 def _data(mark: Mark) -> dict[str, str]:
@@ -226,27 +262,36 @@ def _data(mark: Mark) -> dict[str, str]:
     return out
 
 
-def _hatch(dwg: Any, side: str) -> str:
-    name = f"hatch-{side}"
+def _hatches(pic: Picture) -> dict[tuple[str, str], int]:
+    """Which hatching each (side, kind) of shaded marks gets: a side's kinds in their order of appearance."""
+    out: dict[tuple[str, str], int] = {}
+    for mark in pic.marks:
+        if _style(mark) == "hatch" and (mark.side, mark.kind) not in out:
+            out[(mark.side, mark.kind)] = sum(1 for side, _ in out if side == mark.side)
+    return out
+
+
+def _hatch(dwg: Any, side: str, variant: int = 0) -> str:
+    name = f"hatch-{side}" + (f"-{variant}" if variant else "")
     if not any(getattr(el, "attribs", {}).get("id") == name for el in dwg.defs.elements):
         colour = SIDE.get(side, SIDE_FALLBACK)[0]
         pattern = dwg.pattern(insert=(0, 0), size=(8, 8), patternUnits="userSpaceOnUse", id=name,
-                              patternTransform="rotate(45)")
+                              patternTransform=f"rotate({ANGLES[variant % len(ANGLES)]})")
         pattern.add(dwg.line((0, 0), (0, 8), stroke=colour, stroke_width=2.2, stroke_opacity=0.45))
         dwg.defs.add(pattern)
     return f"url(#{name})"
 
 
-def _areas(dwg: Any, lay: Layout, pic: Picture) -> None:
-    """Marks that shade a whole hex (control, 3.2 of toc), under everything else."""
+def _areas(dwg: Any, lay: Layout, pic: Picture, hatches: dict[tuple[str, str], int]) -> None:
+    """Marks that shade a whole hex (control, 3.2 of toc; set-up zones), under everything else."""
     g = dwg.g(id="control")
     for mark in pic.marks:
-        if mark.kind not in AREA_FILL:
+        if _style(mark) != "hatch":
             continue
         h = Hex.parse(mark.hex)
         if not lay.inside(h):
             continue
-        poly = dwg.polygon(lay.corners(h), fill=_hatch(dwg, mark.side), stroke="none",
+        poly = dwg.polygon(lay.corners(h), fill=_hatch(dwg, mark.side, hatches[(mark.side, mark.kind)]), stroke="none",
                            **{"class": f"mark {mark.kind} side-{mark.side}", **_data(mark)})
         if mark.detail:
             poly.set_desc(title=mark.detail)
@@ -254,28 +299,61 @@ def _areas(dwg: Any, lay: Layout, pic: Picture) -> None:
     dwg.add(g)
 
 
-def _markers(dwg: Any, lay: Layout, pic: Picture) -> None:
-    """Marker tokens on their hexes (bombardment markers where they landed), over the counters."""
-    g = dwg.g(id="markers", font_family="sans-serif", text_anchor="middle")
-    seen: dict[str, int] = {}
+def _outlines(dwg: Any, lay: Layout, pic: Picture) -> None:
+    """Marks that ring a hex (entry and exit hexes), its letter by the hex's west corner, clear of counters."""
+    g = dwg.g(id="outlined", font_family="sans-serif", text_anchor="middle")
     for mark in pic.marks:
-        if mark.kind in AREA_FILL:
+        if _style(mark) != "outline":
             continue
         h = Hex.parse(mark.hex)
         if not lay.inside(h):
             continue
-        n = seen[mark.hex] = seen.get(mark.hex, 0) + 1
-        x, y = lay.centre(h)
-        x, y = round(x - R * 0.76, 2), round(y - R * 0.3 + (n - 1) * 10, 2)  # a column by the left edge
+        colour = _side_colour(mark.side)
+        item = dwg.g(**{"class": f"mark {mark.kind} side-{mark.side}", **_data(mark)})
+        item.add(dwg.polygon(lay.corners(h), fill="none", stroke=colour, stroke_width=3, stroke_dasharray="6,3"))
+        if mark.label:
+            x, y = lay.centre(h)
+            item.add(dwg.text(mark.label, insert=(round(x - R * 0.75, 2), round(y + 3.5, 2)), font_size=10,
+                              font_weight="bold", fill=colour))
+        if mark.detail:
+            item.set_desc(title=mark.detail)
+        g.add(item)
+    dwg.add(g)
+
+
+def _token_places(x: float, y: float) -> list[Box]:
+    """Where a marker token may go in the hex centred at (x, y): in a column by its west edge, then by
+    its east edge (a counter covers the middle), then in the next columns out."""
+    half = TOKEN / 2
+    out: list[Box] = []
+    for dx in (-R * 0.75, R * 0.75, -R * 0.75 - TOKEN - 2, R * 0.75 + TOKEN + 2):
+        for dy in (-R * 0.3, -R * 0.3 + TOKEN + 2, -R * 0.3 - TOKEN - 2, -R * 0.3 + 2 * (TOKEN + 2)):
+            cx, cy = round(x + dx, 2), round(y + dy, 2)
+            out.append((cx - half, cy - half, cx + half, cy + half))
+    return out
+
+
+def _markers(dwg: Any, lay: Layout, pic: Picture, counters: Taken, tokens: Taken) -> None:
+    """Marker tokens on their hexes (bombardment markers where they landed), beside the counters."""
+    g = dwg.g(id="markers", font_family="sans-serif", text_anchor="middle")
+    for mark in pic.marks:
+        if _style(mark) != "token":
+            continue
+        h = Hex.parse(mark.hex)
+        if not lay.inside(h):
+            continue
+        box = _place(_token_places(*lay.centre(h)), counters, tokens)
+        tokens.add(box)
+        x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         data = dict(mark.data)
         fill, ink = MARK_INK.get(data.get("weight", ""), ("#c92a2a", "#ffffff"))
         lost = data.get("lost") == "true"
         token = dwg.g(**{"class": f"mark {mark.kind}" + (" lost" if lost else "") + (f" side-{mark.side}" if mark.side else ""),
                          **_data(mark)})
-        token.add(dwg.rect((round(x - 7, 2), round(y - 7, 2)), (14, 14), rx=2,
+        token.add(dwg.rect((round(box[0], 2), round(box[1], 2)), (TOKEN, TOKEN), rx=2,
                            fill="#ffffff" if lost else fill, stroke="#111111", stroke_width=1,
                            stroke_dasharray="2,1.5" if lost else "none"))
-        token.add(dwg.text(mark.label, insert=(x, round(y + 3.5, 2)), font_size=9, font_weight="bold",
+        token.add(dwg.text(mark.label, insert=(round(x, 2), round(y + 3, 2)), font_size=8, font_weight="bold",
                            fill="#111111" if lost else ink))
         if mark.detail:
             token.set_desc(title=mark.detail)
@@ -326,7 +404,15 @@ def _counter(dwg: Any, c: Counter, x: float, y: float, adapter: Adapter, gid: st
     return g
 
 
-def _counters(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter) -> None:
+def _counter_box(c: Counter, x: float, y: float) -> Box:
+    """The page area a counter drawn at (x, y) covers, with its march marker and its count disc."""
+    s = R * 1.05
+    disc = not c.own and c.count > 1
+    return (x - s / 2 - (3 if "marched" in c.flags else 0), y - s / 2 - (7 if disc else 0),
+            x + s / 2 + (7 if disc else 0), y + s / 2 + (2 if "marched" in c.flags else 0))
+
+
+def _counters(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter, taken: Taken) -> None:
     g = dwg.g(id="units")
     by_hex: dict[str, list[Counter]] = {}
     for c in pic.own:
@@ -338,12 +424,15 @@ def _counters(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter) -> None:
         if not lay.inside(h):
             continue
         for i, c in enumerate(items):  # bottom first, each one a little up and right
-            g.add(_counter(dwg, c, round(x + i * 4, 2), round(y - i * 4, 2), adapter, f"unit-{c.uid}"))
+            cx, cy = round(x + i * 4, 2), round(y - i * 4, 2)
+            g.add(_counter(dwg, c, cx, cy, adapter, f"unit-{c.uid}"))
+            taken.add(_counter_box(c, cx, cy))
     for c in pic.enemy:
         h = Hex.parse(c.hex)
         if lay.inside(h):
             x, y = lay.centre(h)
             g.add(_counter(dwg, c, x, y, adapter, f"unit-{c.uid}" if c.uid else None))
+            taken.add(_counter_box(c, x, y))
     dwg.add(g)
 
 
@@ -381,21 +470,59 @@ def _action_attrs(act: Action) -> dict[str, str]:
     return attrs
 
 
-def _overlay(dwg: Any, lay: Layout, pic: Picture) -> None:
+_STEP = SQ3 * R  # a hex's height
+# Where a label's baseline may go from its target's centre, nearest first: the gaps between rows of
+# counters in the target's column (its northern edge, its southern edge, a hex further on), in the
+# columns either side (level with the target), then two columns out.
+LABEL_PLACES = ((0.0, -R * 0.87), (0.0, R * 0.9), (-1.5 * R, 4.0), (1.5 * R, 4.0),
+                (0.0, -R * 0.87 - _STEP), (0.0, R * 0.9 + _STEP), (-1.5 * R, 4.0 - _STEP), (1.5 * R, 4.0 - _STEP),
+                (-1.5 * R, 4.0 + _STEP), (1.5 * R, 4.0 + _STEP), (-3 * R, -R * 0.87), (3 * R, -R * 0.87),
+                (-3 * R, R * 0.9), (3 * R, R * 0.9), (0.0, -R * 0.87 - 2 * _STEP), (0.0, R * 0.9 + 2 * _STEP))
+
+
+def _label_places(lay: Layout, target: tuple[float, float], width: float) -> list[Box]:
+    """The boxes a label `width` wide may take around its target (LABEL_PLACES), on the map, off the legend."""
+    tx, ty = target
+    out: list[Box] = []
+    for dx, dy in LABEL_PLACES:
+        ly = round(max(ty + dy, 72.0), 2)
+        lx = round(min(max(tx + dx, width / 2 + 2), lay.width - width / 2 - 2), 2)
+        out.append((lx - width / 2, ly - 10, lx + width / 2, ly + 3))
+    return out
+
+
+def _exit_point(lay: Layout, points: list[tuple[float, float]]) -> tuple[float, float]:
+    """Where the arrow of a move that leaves the map ends: a hex on from its last hex, along its last
+    step, or (a move of one hex) towards the nearest edge of the drawing."""
+    x, y = points[-1]
+    if len(points) >= 2:
+        dx, dy = x - points[-2][0], y - points[-2][1]
+    else:
+        edges = {(-1.0, 0.0): x, (1.0, 0.0): lay.width - x, (0.0, -1.0): y, (0.0, 1.0): lay.height - y}
+        dx, dy = min(edges, key=lambda d: (edges[d], d))
+    n = math.hypot(dx, dy) or 1.0
+    return round(x + dx / n * R * 1.2, 2) + 0.0, round(y + dy / n * R * 1.2, 2) + 0.0
+
+
+def _overlay(dwg: Any, lay: Layout, pic: Picture, counters: Taken, tokens: Taken) -> None:
     g = dwg.g(id="last-adjudication", fill="none", opacity=0.92)
     arrows: dict[str, Any] = {}
-    labels: dict[str, int] = {}  # labels already printed by a target hex
+    labels = Taken()
 
     def arrow(side: str) -> Any:
         if side not in arrows:
             arrows[side] = _arrow_marker(dwg, f"arrow-{side}", _side_colour(side))
         return arrows[side]
 
-    def shown(hex_id: str) -> bool:
+    def is_hex(hex_id: str) -> bool:
         try:
-            return bool(hex_id) and lay.inside(Hex.parse(hex_id))
+            Hex.parse(hex_id)
         except ValueError:  # a path may end off the map ("off": a unit that exits)
             return False
+        return True
+
+    def shown(hex_id: str) -> bool:
+        return bool(hex_id) and is_hex(hex_id) and lay.inside(Hex.parse(hex_id))
 
     for act in pic.actions:
         colour = _side_colour(act.side)
@@ -404,12 +531,18 @@ def _overlay(dwg: Any, lay: Layout, pic: Picture) -> None:
             item.set_desc(title=act.detail)
         if act.kind in ("move", "advance"):
             points = [lay.centre(h) for h in act.path if shown(h)]
+            leaves = bool(act.path) and not is_hex(act.path[-1]) and bool(points) and shown(act.path[-2] if len(
+                act.path) > 1 else "")
+            if leaves:
+                points.append(_exit_point(lay, points))
             if len(points) < 2:
                 continue
-            points[-1] = _shorten(points[-2], points[-1], R * 0.3)
+            if not leaves:
+                points[-1] = _shorten(points[-2], points[-1], R * 0.3)
             line = dwg.polyline(points, stroke=colour, stroke_width=2.5 if act.kind == "move" else 3.5,
                                 stroke_dasharray="6,3" if act.kind == "move" else "10,3",
-                                stroke_linejoin="round", **{"class": f"move side-{act.side}"})
+                                stroke_linejoin="round",
+                                **{"class": f"move side-{act.side}" + (" exit" if leaves else "")})
             line.set_markers((None, None, arrow(act.side)))
             item.add(line)
         elif act.kind == "drift":
@@ -442,11 +575,15 @@ def _overlay(dwg: Any, lay: Layout, pic: Picture) -> None:
                 item.add(dwg.circle((tx, ty), R * 0.8, stroke=colour, stroke_width=3, stroke_dasharray="3,3",
                                     **{"class": f"bombardment side-{act.side}"}))
             if act.label:
-                k = labels[act.target] = labels.get(act.target, 0) + 1
                 w = 6.0 * len(act.label) + 8
-                ly = round(max(ty - R * 0.87 - 14 * (k - 1), 72.0), 2)  # on the hex's northern edge, clear of its counters
-                lx = round(min(max(tx, w / 2 + 2), lay.width - w / 2 - 2), 2)  # never over the legend
-                item.add(dwg.rect((round(lx - w / 2, 2), round(ly - 10, 2)), (round(w, 2), 13), rx=3,
+                box = _place(_label_places(lay, (tx, ty), w), counters, tokens, labels)
+                labels.add(box)
+                lx, ly = round((box[0] + box[2]) / 2, 2), round(box[3] - 3, 2)
+                if math.hypot(lx - tx, ly - ty) > R * 1.2:  # moved away from its hex: a thin line leads back
+                    near = (lx, round(box[3] if ly < ty else box[1], 2))
+                    item.add(dwg.path(d=f"M{near[0]},{near[1]} L{tx},{ty}", stroke=colour, stroke_width=0.8,
+                                      **{"class": "label-lead"}))  # a path: the lines of an attack are its firers
+                item.add(dwg.rect((round(box[0], 2), round(box[1], 2)), (round(w, 2), 13), rx=3,
                                   fill="#ffffff", stroke=colour, stroke_width=1, **{"class": "fire-label"}))
                 item.add(dwg.text(act.label, insert=(lx, ly), font_size=10, fill=colour, stroke="none",
                                   font_family="sans-serif", font_weight="bold", text_anchor="middle"))
@@ -464,62 +601,228 @@ def _north_arrow(dwg: Any, x: float, y: float) -> Any:
     return g
 
 
-def _legend(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter, x0: float) -> float:
-    """The legend right of the map; returns the y it ends at."""
+ACTION_WORDS = {"move": "move", "advance": "advance after combat", "fire": "fire", "close-assault": "close assault",
+                "melee": "melee", "defensive-fire": "defensive fire", "bombard": "bombardment",
+                "bombardment": "bombardment (ring: the hex hit)", "drift": "marker drift",
+                "spot": "spotter's line of sight"}
+SYMBOLS = (("infantry", "infantry"), ("hw", "heavy weapons"), ("cavalry", "cavalry"), ("artillery", "artillery"))
+WRAP = 42  # characters of a legend line at font size 10 (the legend is 250 px wide)
+
+
+def _symbol(kind: str) -> str:
+    """Which symbol of SYMBOLS a counter of this kind carries (see `_counter`)."""
+    if kind == "hw":
+        return "hw"
+    if kind == "cavalry":
+        return "cavalry"
+    if "artillery" in kind:
+        return "artillery"
+    return "infantry"
+
+
+def _wrap(words: str, width: int = WRAP) -> list[str]:
+    lines: list[str] = []
+    for word in words.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+class _Rows:
+    """The legend's rows, top down: a symbol in a small cell on the left, its words to the right."""
+
+    def __init__(self, dwg: Any, g: Any, x0: float, y: float) -> None:
+        self.dwg, self.g, self.x0, self.y = dwg, g, x0, y
+
+    def row(self, words: str, *symbol: Any, key: str = "") -> None:
+        """One row: `symbol` drawn in the cell 22 x 14 px at (x0 + 10, y - 11); words wrapped beside it."""
+        item = self.dwg.g(**{"class": f"key key-{key}"}) if key else self.g
+        for el in symbol:
+            item.add(el)
+        for k, line in enumerate(_wrap(words, WRAP - 6)):
+            item.add(self.dwg.text(line, insert=(self.x0 + 38, self.y + 14 * k), font_size=10))
+            if k:
+                self.y += 14
+        if key:
+            self.g.add(item)
+        self.y += 18
+
+    def text(self, words: str, bold: bool = False) -> None:
+        for line in _wrap(words):
+            self.g.add(self.dwg.text(line, insert=(self.x0 + 10, self.y), font_size=10,
+                                     **({"font_weight": "bold"} if bold else {})))
+            self.y += 14
+
+
+def _legend(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter, x0: float,
+            hatches: dict[tuple[str, str], int]) -> float:
+    """The legend right of the map, one row per kind of symbol the picture draws; returns the y it ends at."""
     g = dwg.g(id="legend", font_size=11, font_family="sans-serif")
-    y = 60.0
-    g.add(dwg.text("Legend", insert=(x0 + 10, y), font_weight="bold", font_size=13))
-    g.add(_north_arrow(dwg, x0 + 200, y - 6))
-    y += 8
-    terrains = sorted({lay.map.terrain(h) for h in lay.map.hexes() if lay.inside(h)})
-    for t in terrains:
-        y += 18
-        g.add(dwg.rect((x0 + 10, y - 10), (16, 12), fill=_colour(t), stroke="#8c8c8c"))
-        g.add(dwg.text(t.replace("-", " "), insert=(x0 + 32, y)))
-    feats = sorted({f for fs in lay.map.side_features.values() for f in fs})
-    for f in feats:
-        y += 18
+    g.add(dwg.text("Legend", insert=(x0 + 10, 60.0), font_weight="bold", font_size=13))
+    g.add(_north_arrow(dwg, x0 + 200, 54.0))
+    rows = _Rows(dwg, g, x0, 86.0)
+    cx = x0 + 21  # the centre of the symbol cell
+    inside = [h for h in lay.map.hexes() if lay.inside(h)]
+    for t in sorted({lay.map.terrain(h) for h in inside}):
+        rows.row(t.replace("-", " "), dwg.rect((x0 + 13, rows.y - 10), (16, 12), fill=_colour(t), stroke="#8c8c8c"))
+    for f in sorted({f for fs in lay.map.side_features.values() for f in fs}):
         colour, width = EDGE.get(f, ("#aa3377", 3))
-        g.add(dwg.line((x0 + 10, y - 4), (x0 + 26, y - 4), stroke=colour, stroke_width=width))
-        g.add(dwg.text(f, insert=(x0 + 32, y)))
-    y += 24
+        rows.row(f"{f} (along hexsides)" if f != "road" else "road (hex to hex)",
+                 dwg.line((x0 + 10, rows.y - 4), (x0 + 32, rows.y - 4), stroke=colour, stroke_width=width))
+    for f in sorted({f for h in inside for f in lay.map.features(h)}):
+        rows.row(f"{f.replace('-', ' ')} in the hex", dwg.circle((cx, rows.y - 4), 3, fill="#222222"))
+    if pic.places:
+        rows.row("place name", dwg.text("Name", insert=(cx, rows.y - 1), font_size=9, font_family="serif",
+                                        font_style="italic", fill="#3a2a10", text_anchor="middle"))
+    rows.y += 6
     for side in adapter.sides or sorted({c.side for c in pic.own + pic.enemy}):
         fill, _ = SIDE.get(side, SIDE_FALLBACK)
-        g.add(dwg.rect((x0 + 10, y - 11), (16, 14), fill=fill, rx=2))
-        g.add(dwg.text(f"{adapter.side_name(side)} counter", insert=(x0 + 32, y)))
-        y += 18
-    kinds = {m.kind for m in pic.marks}
-    weights = {dict(m.data).get("weight", "") for m in pic.marks if m.kind == "bombardment"}
-    for weight, words in (("heavy", "heavy bombardment marker"), ("light", "light bombardment marker")):
+        rows.row(f"{adapter.side_name(side)} counter", dwg.rect((x0 + 13, rows.y - 11), (16, 14), fill=fill, rx=2))
+    counters = pic.own + pic.enemy
+    for symbol, words in SYMBOLS:
+        if any(_symbol(c.kind) == symbol for c in counters):
+            rows.row(words, *_symbol_sample(dwg, symbol, cx, rows.y - 4), key=f"symbol-{symbol}")
+    for line in adapter.value_note.split("\n"):
+        rows.text(line.strip())
+    rows.y += 4
+    if any(not c.own and c.count > 1 for c in pic.enemy):
+        rows.row("units in an enemy stack (only its top unit is known)",
+                 dwg.circle((cx, rows.y - 4), 7, fill="#ffd23f", stroke="#111111"),
+                 dwg.text("3", insert=(cx, rows.y - 0.5), font_size=10, font_weight="bold", text_anchor="middle"),
+                 key="stack")
+    if any("marched" in c.flags for c in pic.own):
+        rows.row("marched this turn", dwg.rect((cx - 6, rows.y - 10), (11, 11), rx=2, fill="#ffffff", stroke="#111111"),
+                 dwg.text("M", insert=(cx - 0.5, rows.y - 1.5), font_size=8, font_weight="bold", text_anchor="middle"),
+                 key="marched")
+    if pic.wrecks or any("✕" in a.label for a in pic.actions):
+        rows.row("eliminated unit (on a label: one per unit)",
+                 dwg.text("✕", insert=(cx, rows.y - 1), font_size=11, fill="#b00000", text_anchor="middle"),
+                 key="eliminated")
+    _legend_marks(dwg, rows, pic, adapter, hatches, cx)
+    _legend_actions(dwg, rows, pic, adapter)
+    for note in pic.notes:
+        rows.text(note)
+    if pic.off_map:
+        rows.y += 8
+        _off_map(dwg, rows, pic, adapter)
+    dwg.add(g)
+    return rows.y
+
+
+def _symbol_sample(dwg: Any, symbol: str, x: float, y: float) -> list[Any]:
+    """The unit symbol of `_counter` on a plain counter colour, centred at (x, y)."""
+    bw, bh = 16.0, 8.0
+    bx, by = x - bw / 2, y - bh / 2
+    out = [dwg.rect((x - 11, y - 7), (22, 14), rx=2, fill="#5b5b5b"),
+           dwg.rect((bx, by), (bw, bh), fill="none", stroke="#ffffff", stroke_width=1)]
+    if symbol in ("infantry", "hw", "cavalry"):
+        out.append(dwg.line((bx, by + bh), (bx + bw, by), stroke="#ffffff"))
+    if symbol in ("infantry", "hw"):
+        out.append(dwg.line((bx, by), (bx + bw, by + bh), stroke="#ffffff"))
+    if symbol in ("hw", "artillery"):
+        out.append(dwg.circle((x, y), 2, fill="#ffffff"))
+    return out
+
+
+def _legend_marks(dwg: Any, rows: _Rows, pic: Picture, adapter: Adapter, hatches: dict[tuple[str, str], int],
+                  cx: float) -> None:
+    """A row per kind of mark drawn: bombardment tokens by weight, shaded and outlined hexes by side and kind."""
+    x0 = rows.x0
+    weights = {dict(m.data).get("weight", "") for m in pic.marks if _style(m) == "token" and m.kind == "bombardment"}
+    for weight in ("heavy", "light"):
         if weight in weights:
             fill, ink = MARK_INK[weight]
-            g.add(dwg.rect((x0 + 10, y - 11), (16, 14), fill=fill, rx=2, stroke="#111111"))
-            g.add(dwg.text(weight[0].upper(), insert=(x0 + 18, y), fill=ink, font_size=9, font_weight="bold",
-                           text_anchor="middle"))
-            g.add(dwg.text(words, insert=(x0 + 32, y)))
-            y += 18
-    for side in sorted({m.side for m in pic.marks if m.kind == "control"}):
-        g.add(dwg.rect((x0 + 10, y - 11), (16, 14), fill=_hatch(dwg, side), stroke="#8c8c8c"))
-        g.add(dwg.text(f"{adapter.side_name(side)} control", insert=(x0 + 32, y)))
-        y += 18
-    notes = [*adapter.value_note.split("\n"),
-             "yellow disc: units in the enemy stack", "(only its top unit is known)", "✕ eliminated unit",
-             "dashed arrow: move", "solid arrow: attack; label: odds,", "  rolls and results (✕ eliminated)",
-             "dashed ring: bombardment", "dotted arrow: drift", "fine dots: spotter's line of sight"]
-    if any("marched" in c.flags for c in pic.own):
-        notes.append("M: marched this turn")
-    if "bombardment" in kinds and any(dict(m.data).get("lost") == "true" for m in pic.marks):
-        notes.append("white marker: drifted off the map")
-    notes += pic.notes
-    for note in notes:
-        g.add(dwg.text(note, insert=(x0 + 10, y), font_size=10))
-        y += 15
-    if pic.off_map:
-        y += 8
-        g.add(dwg.text("Off the map:", insert=(x0 + 10, y), font_weight="bold"))
-        for uid, side, where in pic.off_map:
-            y += 14
-            t = dwg.text(f"{uid} ({adapter.side_name(side)}, {where})", insert=(x0 + 10, y), font_size=10)
-            g.add(dwg.g(id=f"unit-{uid}", **{"class": "off-map"})).add(t)
-    dwg.add(g)
-    return y
+            rows.row(f"{weight} bombardment marker where it landed",
+                     dwg.rect((cx - 6, rows.y - 10), (TOKEN, TOKEN), fill=fill, rx=2, stroke="#111111"),
+                     dwg.text(weight[0].upper(), insert=(cx, rows.y - 1), fill=ink, font_size=8, font_weight="bold",
+                              text_anchor="middle"), key=f"marker-{weight}")
+    if any(_style(m) == "token" and dict(m.data).get("lost") == "true" for m in pic.marks):
+        rows.row("marker that drifted off the map (lost)",
+                 dwg.rect((cx - 6, rows.y - 10), (TOKEN, TOKEN), fill="#ffffff", rx=2, stroke="#111111",
+                          stroke_dasharray="2,1.5"), key="marker-lost")
+    others = sorted({m.kind for m in pic.marks if _style(m) == "token" and m.kind != "bombardment"})
+    for kind in others:
+        rows.row(pic.keys.get(kind, kind), dwg.rect((cx - 6, rows.y - 10), (TOKEN, TOKEN), fill="#c92a2a", rx=2),
+                 key=f"mark-{kind}")
+    for (side, kind), variant in hatches.items():
+        words = pic.keys.get(kind) or f"{adapter.side_name(side)} {kind}"
+        rows.row(words, dwg.rect((x0 + 13, rows.y - 11), (16, 14), fill=_hatch(dwg, side, variant), stroke="#8c8c8c"),
+                 key=f"mark-{kind}")
+    outlined: dict[tuple[str, str], str] = {}
+    for m in pic.marks:
+        if _style(m) == "outline":
+            outlined.setdefault((m.side, m.kind), m.label)
+    for (side, kind), label in outlined.items():
+        colour = _side_colour(side)
+        rows.row(pic.keys.get(kind) or f"{adapter.side_name(side)} {kind}",
+                 dwg.rect((x0 + 12, rows.y - 12), (18, 16), fill="none", stroke=colour, stroke_width=2.5,
+                          stroke_dasharray="4,2"),
+                 dwg.text(label, insert=(cx, rows.y), font_size=10, font_weight="bold", fill=colour,
+                          text_anchor="middle"), key=f"mark-{kind}")
+
+
+def _legend_actions(dwg: Any, rows: _Rows, pic: Picture, adapter: Adapter) -> None:
+    """A row per kind of overlay drawn, in its side's colour, and one for the labels on attacks."""
+    x0 = rows.x0
+    seen: dict[tuple[str, str], bool] = {}
+    for act in pic.actions:
+        kind = "bombardment" if act.kind in ATTACKS and not act.path else act.kind
+        if kind in ACTION_WORDS:
+            seen.setdefault((kind, act.side), False)
+            if kind == "move" and act.path and act.path[-1] == "off":
+                seen[(kind, act.side)] = True
+    for (kind, side), exits in seen.items():
+        colour = _side_colour(side)
+        a, b = (x0 + 10, rows.y - 4), (x0 + 32, rows.y - 4)
+        if kind == "bombardment":
+            symbol = dwg.circle((x0 + 21, rows.y - 4), 8, fill="none", stroke=colour, stroke_width=2,
+                                stroke_dasharray="3,2")
+        elif kind == "spot":
+            symbol = dwg.line(a, b, stroke=colour, stroke_width=1, stroke_dasharray="1,3")
+        else:
+            dash = {"move": "6,3", "advance": "10,3", "drift": "2,2"}.get(kind, "none")
+            symbol = dwg.line(a, b, stroke=colour, stroke_width=2, stroke_dasharray=dash)
+            symbol.set_markers((None, None, _legend_arrow(dwg, side, colour)))
+        words = f"{adapter.side_name(side)} {ACTION_WORDS[kind]}" + (" (an arrow out: left the map)" if exits else "")
+        rows.row(words, symbol, key=f"action-{kind}")
+    if any(a.label for a in pic.actions if a.kind in ATTACKS):
+        rows.row("label by the target: odds or factors, roll (→ modified), result",
+                 dwg.rect((x0 + 10, rows.y - 11), (22, 13), rx=3, fill="#ffffff", stroke="#555555"),
+                 dwg.text("2:1", insert=(x0 + 21, rows.y - 1), font_size=9, font_weight="bold", fill="#555555",
+                          text_anchor="middle"), key="label")
+
+
+def _legend_arrow(dwg: Any, side: str, colour: str) -> Any:
+    name = f"key-arrow-{side}"
+    for el in dwg.defs.elements:
+        if getattr(el, "attribs", {}).get("id") == name:
+            return el
+    return _arrow_marker(dwg, name, colour)
+
+
+def _off_map(dwg: Any, rows: _Rows, pic: Picture, adapter: Adapter) -> None:
+    """The units off the map, grouped by side and where they are, each id still its own element."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    sides: list[str] = []
+    for uid, side, where in pic.off_map:
+        groups.setdefault((side, where), []).append(uid)
+        sides += [side] if side not in sides else []
+    rows.text("Off the map:", bold=True)
+    for (side, where), uids in sorted(groups.items(), key=lambda kv: (sides.index(kv[0][0]), kv[0][1])):
+        rows.text(f"{adapter.side_name(side)} ({len(uids)}), {where}:")
+        line: list[str] = []
+        for uid in [*uids, ""]:  # "" flushes the last line
+            if uid and (not line or len(", ".join(line + [uid])) <= WRAP - 8):  # ids are wider than words
+                line.append(uid)
+                continue
+            text = dwg.text("", insert=(rows.x0 + 18, rows.y), font_size=10)
+            for k, name in enumerate(line):
+                text.add(dwg.tspan(name + ("," if k < len(line) - 1 else ""), id=f"unit-{name}",
+                                   **{"class": "off-map"}))
+                if k < len(line) - 1:
+                    text.add(dwg.tspan(" "))
+            rows.g.add(text)
+            rows.y += 14
+            line = [uid] if uid else []

@@ -67,10 +67,10 @@ def report(view: Mapping[str, Any], fmt: str = "text") -> str:
         lines.append("")
         lines.append(f"## {title}" if md else f"{title}:")
 
-    events = view.get("events") or []
+    said = [_sentence(adapter, e, view) for e in view.get("events") or []] + (adapter.seen(view) if adapter else [])
     section("What happened")
-    if events:
-        lines += [f"- {_sentence(adapter, e, view)}" if md else f"  - {_sentence(adapter, e, view)}" for e in events]
+    if said:
+        lines += [f"- {line}" if md else f"  - {line}" for line in said]
     else:
         lines.append("Nothing happened that you may see." if md else "  Nothing happened that you may see.")
     section("Where things stand")

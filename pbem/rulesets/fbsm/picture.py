@@ -20,6 +20,8 @@ from pbem.render.adapters import Action, Adapter, Counter, Mark, Picture, View
 from .context import Context
 
 SIDE_NAMES = {"us": "US", "german": "German"}
+WHERE = {("us", "container"): "to set up (3.2)", ("german", "container"): "in the holding container (3.5)",
+         ("german", "drawn"): "drawn, to be placed (7.5, 7.7, 8.3)"}  # own units off the map, by status
 PLACES = ("varennes", "paroy", "crezancy", "moulin-ruine", "hill-231", "bridges", "rail-crossings")
 
 
@@ -73,7 +75,7 @@ class FbsmAdapter(Adapter):
             elif unit.get("status") == "eliminated" and cfg.on_map(str(unit.get("hex"))):
                 pic.wrecks.append((uid, me, str(unit["hex"])))
             else:
-                pic.off_map.append((uid, me, str(unit.get("status"))))
+                pic.off_map.append((uid, me, WHERE.get((me, str(unit.get("status"))), str(unit.get("status")))))
         enemy_side = "german" if me == "us" else "us"
         for hex_id, stack in sorted(state.get("enemy", {}).items()):
             top = stack.get("top") or {}
@@ -94,6 +96,8 @@ class FbsmAdapter(Adapter):
                 for h in (hexes if name in ("bridges", "rail-crossings") else hexes[:1]):
                     label = {"bridges": "bridge", "rail-crossings": "rail crossing"}.get(name, name)
                     pic.places.append((label.replace("-", " ").title(), h.id))
+        if state.get("phase") == "us-setup":
+            self._zones(pic)
         effects = [k.replace("_", " ") for k, v in sorted((state.get("effects") or {}).items())
                    if v and k not in ("roll", "event")]
         if effects:
@@ -105,6 +109,17 @@ class FbsmAdapter(Adapter):
             pic.notes.append("Bombardment markers this phase (13.4):")
             pic.notes += [f"  {line}" for line in held]
         return pic
+
+    def _zones(self, pic: Picture) -> None:
+        """The US set-up zones (3.3, 3.4) as the set-up orders may use them: less the road and
+        riverbank hexes (3.3); a hex in both zones shows both hatchings."""
+        for zone, section in (("forward", "3.3"), ("rear", "3.4")):
+            quota = self.cfg.tables["us_setup"]
+            counts = f"{quota[f'{zone}_infantry']} infantry, {quota[f'{zone}_hw']} heavy weapons"
+            words = f"US {zone} set-up zone ({section}): {counts}"
+            for hex_id in sorted(self.cfg.zones[zone]):
+                pic.marks.append(Mark(f"{zone}-zone", hex_id, side="us", detail=f"{hex_id}: {words}", style="hatch"))
+            pic.keys[f"{zone}-zone"] = words
 
     def _events(self, view: View, pic: Picture) -> None:
         """The overlay and the bombardment markers of the last adjudication (events the view holds)."""

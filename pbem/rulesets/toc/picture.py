@@ -16,7 +16,9 @@ from typing import Any, Callable, Mapping
 
 from pbem.render.adapters import Action, Adapter, Counter, Mark, Picture, View
 
-from .context import Context
+from .context import Context, Entry
+from .movement import OFF
+from .sequence import owner
 
 SIDE_NAMES = {"british": "British", "german": "German"}
 PLACES = ("bavai", "conde")
@@ -45,6 +47,36 @@ def _crosses(results: Any) -> str:
     return " " + "✕" * n if n else ""
 
 
+def _ordinal(number: str) -> str:
+    n = int(number)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _group(entry: Entry) -> str:
+    """"IV Corps 7th Division" or "IV Corps separate units" (2.12)."""
+    part = f"{_ordinal(entry.division)} Division" if entry.division and entry.division.isdigit() else \
+        f"{entry.division} Division" if entry.division else "separate units"
+    return f"{entry.corps} Corps {part}"
+
+
+def _through(entry: Entry) -> str:
+    return " or ".join(entry.hexes)
+
+
+def _to_come(entry: Entry, state: Mapping[str, Any]) -> bool:
+    """Whether the entry's German movement phase (8.2) is still ahead."""
+    turn = int(state.get("turn") or 0)
+    return entry.turn > turn or (entry.turn == turn and state.get("phase") == "german-movement")
+
+
+def _stack(hex_id: str, stack: Mapping[str, Any]) -> str:
+    """"4106 G-IR20 (+1 beneath)": a stack as the other side sees it (6.6)."""
+    top = (stack.get("top") or {}).get("unit") or "a unit"
+    beneath = int(stack.get("count", 1)) - 1
+    return f"{hex_id} {top}" + (f" (+{beneath} beneath)" if beneath > 0 else "")
+
+
 class TocAdapter(Adapter):
     ruleset_id = "toc"
     sides = ("british", "german")
@@ -71,8 +103,7 @@ class TocAdapter(Adapter):
                 pic.own.append(Counter(uid, me, str(unit["hex"]), kind, _values(ctx, uid, steps), True, 1,
                                        int(unit.get("level", 0)), ("marched",) if uid in marched else ()))
             else:
-                where = str(unit.get("status")) + (", surrounded" if unit.get("surrounded") else "")
-                pic.off_map.append((uid, me, where))
+                pic.off_map.append((uid, me, self._where(uid, unit, state)))
         for hex_id, stack in sorted(state.get("enemy", {}).items()):
             top = stack.get("top") or {}
             uid = str(top.get("unit", ""))
@@ -81,12 +112,14 @@ class TocAdapter(Adapter):
             pic.enemy.append(Counter(uid, other, str(hex_id), c.kind if c else "unit",
                                      _values(ctx, uid, int(top.get("steps", 1))), False, int(stack.get("count", 1)),
                                      note=face))
-        for key, where in (("enemy_dead", "dead"), ("enemy_surrounded", "surrounded"), ("enemy_exited", "exited")):
+        for key, where in (("enemy_dead", "dead"), ("enemy_surrounded", "surrounded (4.5)"),
+                           ("enemy_exited", "exited")):
             for uid in state.get(key, []):
                 pic.off_map.append((uid, other, where))
         for name in PLACES:
             for h in ctx.map.sets.get(name, ())[:1]:
                 pic.places.append((name.title(), h.id))
+        self._edges(pic)
         for hex_id in state.get("control", []):  # 3.2: the German side controls these, the British the rest
             pic.marks.append(Mark("control", str(hex_id), side="german", detail=f"German control of {hex_id} (3.2)"))
         if state.get("sequence"):
@@ -96,6 +129,29 @@ class TocAdapter(Adapter):
             pic.notes.append(f"German victory points so far: {total} (4.3)")
         self._events(view, pic)
         return pic
+
+    def _where(self, uid: str, unit: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+        """Where an own unit off the map is, in the legend's words (its group there)."""
+        status = unit.get("status")
+        if status == "eliminated":
+            return "surrounded (4.5)" if unit.get("surrounded") else "dead"
+        entry = self.ctx.entry_for(uid) if status == "container" and uid in self.ctx.counters else None
+        if entry is None:
+            return str(status)
+        if _to_come(entry, state):
+            return f"to enter on turn {entry.turn} at {_through(entry)} (8.2)"
+        return f"held back, to enter at {_through(entry)} (8.3)"
+
+    def _edges(self, pic: Picture) -> None:
+        """The entry hexes (3.1, 8.2) and the exit hexes (4.4) printed on the map, for both sides."""
+        for h in self.ctx.map.sets.get("entry", ()):
+            groups = [f"{_group(e)} on turn {e.turn}" for e in self.ctx.entries if h.id in e.hexes]
+            detail = f"German entry hex {h.id} (3.1, 8.2): " + ("; ".join(groups) or "no division is due here")
+            pic.marks.append(Mark("entry", h.id, "E", "german", detail, style="outline"))
+        for h in self.ctx.map.sets.get("exit", ()):
+            pic.marks.append(Mark("exit", h.id, "X", "british", f"British exit hex {h.id}, from turn "
+                                  f"{self.ctx.tables['exit_from_turn']} (4.4)", style="outline"))
+        pic.keys.update({"entry": "German entry hex (3.1, 8.2)", "exit": "British exit hex (4.4)"})
 
     def _events(self, view: View, pic: Picture) -> None:
         """The overlay of the last adjudication, from the events the view holds."""
@@ -159,6 +215,31 @@ class TocAdapter(Adapter):
         sec = f" ({event['section']})" if event.get("section") else ""
         return words(event, self.side_name(event.get("side")), sec)
 
+    def seen(self, view: View) -> list[str]:
+        """What the side saw of the enemy's phases that no event of its view says (6.6: enemy moves
+        show only as positions): who was due to enter (8.2, public), and every enemy stack now seen."""
+        state = view.get("state") or {}
+        me = str(view.get("side"))
+        enemy_phases = [str(p) for p in view.get("phases") or [] if owner(str(p)) != me]
+        if me not in self.sides or not enemy_phases:
+            return []
+        other = "german" if me == "british" else "british"
+        lines = []
+        if "german-movement" in enemy_phases:  # resolved first in its adjudication: the turn events came after it
+            turn = int(state.get("turn") or 0) - sum(1 for e in view.get("events") or [] if e.get("type") == "turn")
+            due = [f"{_group(e)} through {_through(e)}" for e in self.ctx.entries if e.turn == turn]
+            if due:
+                lines.append(f"German units were due to enter on turn {turn} (8.2): {'; '.join(due)}.")
+        enemy = state.get("enemy") or {}
+        name = self.side_name(other)
+        if enemy:
+            count = sum(int(s.get("count", 1)) for s in enemy.values())
+            lines.append(f"{name} units seen on the map after the {name} phases (6.6): {count} in {len(enemy)} "
+                         f"stack(s): " + "; ".join(_stack(str(h), s) for h, s in sorted(enemy.items())) + ".")
+        else:
+            lines.append(f"No {name} unit is on the map after the {name} phases (6.6).")
+        return lines
+
     def state_lines(self, view: View) -> list[str]:
         state = view["state"]
         units = state.get("units", {})
@@ -169,7 +250,28 @@ class TocAdapter(Adapter):
                 f"{me}: {on_map} unit(s) on the map, {len(units) - on_map} elsewhere.",
                 f"{other}: {sum(int(s.get('count', 0)) for s in enemy.values())} unit(s) seen in {len(enemy)} "
                 f"stack(s), {len(state.get('enemy_dead', []))} dead.",
-                f"Victory points so far: {(state.get('tally') or {}).get('total')}."]
+                f"Victory points so far: {(state.get('tally') or {}).get('total')}.",
+                *self._entry_lines(view)]
+
+    def _entry_lines(self, view: View) -> list[str]:
+        """8.2, public (the rules print it): the German entries still to come; the German side also
+        gets its waiting units by id, those held back by 8.3 among them."""
+        state = view["state"]
+        if view.get("side") == "german":
+            waiting: dict[Entry, list[str]] = {}
+            for uid, unit in sorted((state.get("units") or {}).items()):
+                entry = self.ctx.entry_for(uid) if unit.get("status") == "container" and uid in self.ctx.counters \
+                    else None
+                if entry is not None:
+                    waiting.setdefault(entry, []).append(uid)
+            return [(f"To enter on turn {e.turn} through {_through(e)} (8.2): " if _to_come(e, state) else
+                     f"Held back since turn {e.turn}, to enter through {_through(e)} when it can (8.3): ")
+                    + f"{', '.join(ids)} ({_group(e)})." for e, ids in sorted(waiting.items(), key=lambda kv: (
+                        kv[0].turn, kv[0].hexes, kv[0].corps, kv[0].division or ""))]
+        turns = sorted({e.turn for e in self.ctx.entries if _to_come(e, state)})
+        return [f"German entry on turn {turn} (8.2): "
+                + "; ".join(f"{_group(e)} through {_through(e)}" for e in self.ctx.entries if e.turn == turn) + "."
+                for turn in turns]
 
 
 
@@ -178,11 +280,27 @@ class TocAdapter(Adapter):
 
 
 def _move(event: Mapping[str, Any], side: str, sec: str) -> str:
+    """"German G-IR12 entered the map at 3100 and marched to 2906 (8.4).", "British B-H moved from 1625
+    to 1628 and left the map (4.4).", "British B-L left the map from 1628 (4.4)."."""
     units = ", ".join(event.get("units", []))
-    path = [str(x) for x in event.get("path", [])]
-    start = event.get("from") or f"the map edge at {event.get('entered')}"
+    steps = [str(x) for x in event.get("path", [])]
+    on_map = [h for h in steps if h != OFF]
     how = "marched" if event.get("march") else "moved"
-    return f"{side} {units} {how} from {start} to {path[-1] if path else start}{sec}."
+    if event.get("entered"):
+        entered = str(event["entered"])
+        went = on_map[1:] if on_map[:1] == [entered] else on_map
+        said = f"{side} {units} entered the map at {entered}" + (" when due" if event.get("automatic") else "")
+        said += f" and {how} to {went[-1]}" if went else ""
+    elif on_map and on_map[-1] != event.get("from"):
+        said = f"{side} {units} {how} from {event.get('from')} to {on_map[-1]}"
+    else:
+        said = f"{side} {units}"
+    if event.get("exited") or steps[-1:] == [OFF]:
+        said += " and left the map" if said != f"{side} {units}" else f" left the map from {event.get('from')}"
+    if event.get("stopped"):
+        said += ", where an enemy zone of control stopped it"
+        sec = f" ({event['section']}, 7.3)" if event.get("section") else " (7.3)"
+    return f"{said}{sec}."
 
 
 def _bombard(event: Mapping[str, Any], side: str, sec: str) -> str:
