@@ -71,8 +71,9 @@ def _candidates(ctx: Context, board: Board, uid: str, seed: bytes, held: dict[st
     path = _route(ctx, board, uid, held)
     if path:
         out.append({"move": uid, "path": path, "reroll": True})
-    if unit["status"] == "active":
-        out.append({"opfire": uid} if _pick(seed, uid, 3) == 0 or ctx.units[uid].decoy else {"used": uid})
+    if unit["status"] == "active" and (_pick(seed, uid, 3) == 0 or ctx.units[uid].decoy):
+        out.append({"opfire": uid})
+    out.append({"used": uid})
     return out
 
 

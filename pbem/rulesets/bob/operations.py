@@ -72,8 +72,8 @@ def action_problems(ctx: Context, board: Board, order: dict[str, Any], index: in
     unit = board.own[uid]
     if key == "move":
         return movement.route_problems(ctx, board, uid, order, index)
-    if unit["status"] != "active":
-        return [Problem(f"{uid} is not on the map yet: its first action is a move onto it", order=index,
+    if unit["status"] != "active" and key != "used":
+        return [Problem(f"{uid} is not on the map yet: it moves onto it or is marked Used", order=index,
                         path=(key,), section="18.0")]
     if key == "fire":
         found = movement.fire_problems(ctx, board, uid, unit["hex"], order["at"], index, ("at",),

@@ -24,7 +24,7 @@ Fire = str  # "fire" | "assault" | "op" | "final"
 
 
 def _blocks(ctx: Context, hex_id: str) -> bool:
-    return ctx.terrain(hex_id) in ctx.tables["blocks_los"]
+    return ctx.hexes.on_map(hex_id) and ctx.terrain(hex_id) in ctx.tables["blocks_los"]
 
 
 def _hedgerow_blocks(ctx: Context, side: Hexside, ends: tuple[str, str]) -> bool:
