@@ -57,6 +57,40 @@ def test_refinements_replace_the_derived_schema_by_path_with_wildcards() -> None
     assert not valid(schema, {"melee": {"1": ["2-3", "0/0"]}})
 
 
+def test_whole_tables_may_be_left_out_but_each_one_given_replaces_the_default_entirely() -> None:
+    schema = shape_schema(DEFAULTS, complete=False, whole=("*",))
+    assert valid(schema, {}) and valid(schema, {"move_cost": {"clear": 3, "road": 1}})
+    assert not valid(schema, {"move_cost": {"road": 2}})  # a part of a table
+    assert not valid(schema, {"melee": {"1": ["0/1"]}})  # a list shorter than the default's
+    only = shape_schema(DEFAULTS, complete=False, whole=("melee",))
+    assert valid(only, {"move_cost": {"road": 2}}) and not valid(only, {"melee": {}})
+
+
+UNITS = {"types": {"rifle": {"move": 4, "fire": [3, 2]}, "mg": {"move": 3, "fire": [5, 3]}}, "limit": 2}
+
+
+def test_an_extensible_mapping_takes_new_entries_shaped_like_the_old_ones() -> None:
+    schema = shape_schema(UNITS, complete=False, extensible={"types": "a new unit type, whole"})
+    assert valid(schema, {"types": {"rifle": {"move": 5}}})  # an old entry, partly
+    assert valid(schema, {"types": {"mortar": {"move": 2, "fire": [4, 1]}}})
+    assert not valid(schema, {"types": {"mortar": {"move": 2}}})  # a new entry is given whole
+    assert not valid(schema, {"types": {"mortar": {"move": 2, "fire": [4, 1], "range": 9}}})
+    assert not valid(schema, {"limits": 3})  # only the named mapping is open
+    assert schema["properties"]["types"]["additionalProperties"]["description"] == "a new unit type, whole"
+    closed = shape_schema(UNITS, complete=False)
+    assert not valid(closed, {"types": {"mortar": {"move": 2, "fire": [4, 1]}}})
+
+
+def test_new_entries_may_take_the_shape_of_any_old_one_and_refinements_apply_to_them() -> None:
+    mixed = {"types": {"rifle": {"move": 4}, "gun": {"move": 1, "range": 8}}}
+    schema = shape_schema(mixed, complete=False, extensible=("types",), refine={"types.*.move": {"enum": [1, 4]}})
+    assert valid(schema, {"types": {"a": {"move": 4}, "b": {"move": 1, "range": 3}}})
+    assert not valid(schema, {"types": {"a": {"range": 3}}})
+    assert not valid(schema, {"types": {"a": {"move": 2}}})  # the refinement holds for a new entry too
+    with pytest.raises(ValueError, match="types is extensible but has no entry"):
+        shape_schema({"types": {}}, complete=False, extensible=("types",))
+
+
 def test_merge_lays_mappings_key_by_key_and_replaces_the_rest() -> None:
     merged = merge(DEFAULTS, {"move_cost": {"road": 3}, "impassable": ["lake"]})
     assert merged["move_cost"] == {"clear": 2, "road": 3} and merged["impassable"] == ["lake"]

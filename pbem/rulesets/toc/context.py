@@ -351,9 +351,8 @@ REFINE: dict[str, Schema] = {
 def tables_schema() -> Schema:
     """The scenario's `tables:`: any table of `data/tables.yaml` given whole, in the default's shape
     (every key, lists of the default's length), and unit types field by field (never side or kind)."""
-    schema = shape_schema(plain_tables(), complete=True, refine=REFINE,
+    schema = shape_schema(plain_tables(), complete=False, whole=("*",), refine=REFINE,
                           description="tables replacing the packaged ones (docs/toc.md, Assumed values)")
-    schema.pop("required", None)  # a scenario names only the tables it replaces
     types = oob()["unit_types"]
     settable = {name: {key: value for key, value in body.items() if key not in FIXED_UNIT_FIELDS}
                 for name, body in types.items()}
