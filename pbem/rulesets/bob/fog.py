@@ -9,7 +9,8 @@ the foxholes, the CPs left and the objectives held.
 
 Events: the public ones reach both sides, with any unit under a marker shown as its marker and
 without its morale or rolls (`_masked`). A fire result names the unit hit only when the result
-took the marker off or the unit was already in view.
+took the marker off or the unit was already in view: the firing side's own fire events are
+masked so too, since their results are about the other side's units.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
 
 
 def visible(ctx: Context, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    if event.get("type") == "fire" and event.get("side") == side:
+        return _masked(event)  # the firer's side: the targets are the other side's units
     if event.get("side") == side:
         return dict(event)
     kind = EVENTS.get(str(event.get("type")))

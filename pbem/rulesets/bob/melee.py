@@ -6,7 +6,8 @@ team's 2, or 1 when Reduced) reduces one enemy unit there, the owner choosing wh
 full-strength squads first, then Reduced squads, weapon teams last; a weapon team chosen is
 eliminated, a Reduced unit chosen is eliminated). A side may spend one CP per melee to roll a
 unit's two dice again (`melee_reroll: misses`: the first of its units whose two dice both
-missed). Decoys take no part (a decoy next to an enemy has already been removed, 15.0).
+missed). Decoys take no part (a decoy next to an enemy has already been removed, 15.0); a
+concealed unit in a melee loses its marker.
 
 Recovery: every unit not in melee recovers one step of suppression; Used, Op Fire and CP
 markers come off; the turn advances, or the game ends after the last turn (18.0).
@@ -19,7 +20,7 @@ from typing import Any
 from pbem.core.chance import Dice
 from pbem.core.ruleset import Decisions, State, standing_answer
 
-from . import sequence, victory
+from . import conceal, sequence, victory
 from .context import SIDES, Context, other
 from .state import in_hex, on_map
 
@@ -46,6 +47,9 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, events
         fighters = {side: [u for u in in_hex(ctx, state, hex_id, side) if not ctx.units[u].decoy] for side in SIDES}
         if not all(fighters.values()):
             continue
+        for uid in fighters[SIDES[0]] + fighters[SIDES[1]]:
+            if state["units"][uid]["concealed"]:
+                conceal.take_off(ctx, state, uid, "it fights a melee", events)
         rolls: dict[str, list[int]] = {}
         hits = {side: 0 for side in SIDES}
         for side in SIDES:

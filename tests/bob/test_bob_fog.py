@@ -1,0 +1,118 @@
+"""Concealment is the fog of war (15.0): what is under a conceal marker never reaches the other side.
+
+Each test builds two states that differ only in what the markers cover (a decoy swapped with a
+real squad, a stack's contents changed) and requires the other side's view, the events it is
+shown, the decision requests it gets and the verdict on its orders to be byte-identical. No
+field is blanked before comparing.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from pbem.core import ruleset, yamlio
+from pbem.core.chance import ForcedDice, canonical_json
+from pbem.core.ruleset import DecisionNeeded, Decisions, Rules, Submission, start
+
+ruleset.register("bob", "pbem.rulesets.bob:Bob")
+
+SCENARIO = Path(__file__).parent / "cases-scenario.yaml"
+
+
+def rules() -> Rules:
+    return start(ruleset.get("bob"), yamlio.load_file(SCENARIO).data)[0]
+
+
+def state(units: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A full state from the compact form (markers numbered as listed)."""
+    r = rules()
+    compact = {"setup": r.setup, "phase": "operations", "turn": 1, "active": "american", "units": units, **extra}
+    from pbem.rulesets.bob.state import normalize
+    return normalize(r.context, compact)
+
+
+def german_view(s: dict[str, Any]) -> bytes:
+    return canonical_json(rules().view(s, "german"))
+
+
+# A concealed squad in the woods at 0503 and a decoy in the stone building at 0703, and the swap.
+REAL_HERE = {"A1": {"hex": "0503", "concealed": True, "marker": "US-1"},
+             "AD1": {"hex": "0703", "concealed": True, "marker": "US-2"},
+             "G1": {"hex": "0907"}}
+SWAPPED = {"A1": {"hex": "0703", "concealed": True, "marker": "US-2"},
+           "AD1": {"hex": "0503", "concealed": True, "marker": "US-1"},
+           "G1": {"hex": "0907"}}
+
+
+def test_a_decoy_swapped_with_a_squad_under_markers_leaves_the_view_unchanged() -> None:
+    assert german_view(state(REAL_HERE)) == german_view(state(SWAPPED))
+
+
+def test_the_view_does_change_when_the_unit_is_face_up() -> None:
+    face_up = copy.deepcopy(REAL_HERE)
+    face_up["A1"]["concealed"] = False
+    assert german_view(state(REAL_HERE)) != german_view(state(face_up))
+    # the scenario (public: both sides hold it) names every unit, so look at the pieces on the map
+    seen = canonical_json(rules().view(state(face_up), "german")["enemy"])
+    hidden = canonical_json(rules().view(state(REAL_HERE), "german")["enemy"])
+    assert b'"A1"' in seen and b'"A1"' not in hidden
+
+
+def test_what_a_concealed_stack_holds_never_shows() -> None:
+    mg_and_squad = {"AM1": {"hex": "0504", "concealed": True, "marker": "US-1"},
+                    "A2": {"hex": "0504", "concealed": True, "marker": "US-2"}, "G1": {"hex": "0907"}}
+    decoys = {"AD1": {"hex": "0504", "concealed": True, "marker": "US-1"},
+              "AD2": {"hex": "0504", "concealed": True, "marker": "US-2"}, "G1": {"hex": "0907"}}
+    assert german_view(state(mg_and_squad)) == german_view(state(decoys))
+
+
+def _resolve_german_fire(units: dict[str, Any], dice: list[int]) -> list[bytes]:
+    r = rules()
+    s = state(units, active="german")
+    orders = [{"fire": "G1", "at": "0503"}]
+    assert r.validate(r.view(s, "german"), "german", orders) == []
+    out = r.resolve(s, {"german": Submission("german", orders), "american": None}, ForcedDice([d - 1 for d in dice]), Decisions())
+    shown = [r.visible(e, "german") for e in out.events]
+    return [canonical_json(e) for e in shown if e is not None] + [german_view(out.state)]
+
+
+def test_fire_that_misses_a_marker_tells_the_firer_nothing_of_what_is_under_it() -> None:
+    near = {**REAL_HERE, "G1": {"hex": "0604"}}
+    swapped = {**SWAPPED, "G1": {"hex": "0604"}}
+    # G1 (firepower 5) rolls 9 at the woods hex: +1 woods, +1 concealed, -1 adjacent = 10: no effect
+    assert _resolve_german_fire(near, [9]) == _resolve_german_fire(swapped, [9])
+
+
+def test_a_suppression_result_takes_the_marker_off_and_shows_what_was_under_it() -> None:
+    near = {**REAL_HERE, "G1": {"hex": "0604"}}
+    swapped = {**SWAPPED, "G1": {"hex": "0604"}}
+    assert _resolve_german_fire(near, [1]) != _resolve_german_fire(swapped, [1])
+
+
+def _opfire_request(units: dict[str, Any]) -> bytes:
+    r = rules()
+    s = state(units, standing={"german": {"opfire": {"G1": {"at": "ask"}}}})
+    orders = [{"move": "A1", "path": ["0604"]}] if units["A1"]["hex"] == "0503" else [{"move": "AD1", "path": ["0604"]}]
+    try:
+        r.resolve(s, {"american": Submission("american", orders), "german": None}, ForcedDice([]), Decisions())
+    except DecisionNeeded as needed:
+        return canonical_json({"question": needed.request.question, "options": needed.request.options,
+                               "topic": needed.request.topic})
+    raise AssertionError("no decision was asked")
+
+
+def test_the_op_fire_question_names_the_marker_not_the_unit() -> None:
+    real = {**REAL_HERE, "G1": {"hex": "0607"}}
+    swapped = {**SWAPPED, "G1": {"hex": "0607"}}
+    assert _opfire_request(real) == _opfire_request(swapped)
+    assert b"US-1" in _opfire_request(real) and b"A1" not in _opfire_request(real)
+
+
+def test_the_german_verdict_on_its_orders_is_the_same_whatever_the_markers_cover() -> None:
+    r = rules()
+    for orders in ([{"fire": "G1", "at": "0503"}], [{"fire": "G1", "at": "0101"}], [{"move": "G1", "path": ["0503"]}]):
+        a = r.validate(r.view(state(REAL_HERE, active="german"), "german"), "german", orders)
+        b = r.validate(r.view(state(SWAPPED, active="german"), "german"), "german", orders)
+        assert [p.message for p in a] == [p.message for p in b]
