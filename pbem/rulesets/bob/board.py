@@ -10,7 +10,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .context import Context
+from .context import Context, other
 
 
 @dataclass
@@ -21,12 +21,14 @@ class Board:
     enemy: list[dict[str, Any]]  # the other side's pieces: {hex, unit | marker, ...}
     foxholes: frozenset[str]
     cps: int
+    enemy_can_use: int
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> "Board":
         return cls(side=str(view["side"]), turn=int(view["turn"]), own=copy.deepcopy(dict(view["units"])),
                    enemy=[dict(p) for p in view["enemy"]], foxholes=frozenset(view["foxholes"]),
-                   cps=int(view["cps"][view["side"]]))
+                   cps=int(view["cps"][view["side"]]),
+                   enemy_can_use=int(view["can_use"][other(str(view["side"]))]))
 
     def enemy_hexes(self) -> dict[str, int]:
         found: dict[str, int] = {}

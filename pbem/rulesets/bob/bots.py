@@ -44,6 +44,8 @@ def orders(ctx: Context, view: State, side: str, seed: bytes) -> list[Any]:
     available = [uid for uid in sorted(board.own) if board.available(ctx, uid)]
     low, high = ctx.card.ops_range[side]
     count = min(len(available), low + _pick(seed, "count", high - low + 1))
+    if board.enemy_can_use == 0:
+        count = len(available)
     chosen = _shuffled(available, seed, f"impulse{view['impulse']}")[:count]
     if phase == "preturn":
         chosen = chosen[:board.cps]

@@ -4,7 +4,8 @@ A side sees its own units in full. Of the enemy it sees every piece on the map: 
 a conceal marker face up (type, reduced, suppression, Used/Op Fire/CP markers), and a concealed
 unit or decoy as its marker alone (its hex and its Used/Op Fire markers, which are placed on the
 marker where everyone sees them); pieces are listed by hex and name, so their order says
-nothing. It sees the enemy units eliminated, how many enemy markers were found to be decoys,
+nothing. It sees how many units each side may still Use this phase (the Used and Op Fire
+markers and the turn track show it at the table), the enemy units eliminated, how many enemy markers were found to be decoys,
 the foxholes, the CPs left and the objectives held.
 
 Events: the public ones reach both sides, with any unit under a marker shown as its marker and
@@ -20,7 +21,8 @@ from typing import Any
 
 from pbem.core.ruleset import State
 
-from .context import Context
+from . import sequence
+from .context import SIDES, Context
 from .events import EVENTS
 from .state import normalize
 
@@ -61,6 +63,7 @@ def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
         "impulse": state["impulse"],
         "result": copy.deepcopy(state.get("result")),
         "cps": dict(state["cps"]),
+        "can_use": {s: len(sequence.available(ctx, state, s)) for s in SIDES},
         "foxholes": list(state["foxholes"]),
         "held": dict(state["held"]),
         "units": own,

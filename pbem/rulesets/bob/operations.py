@@ -5,7 +5,8 @@ its units that may still be Used when fewer are left than the least; each action
 `move` (5.0), `fire` (6.0), `opfire` (mark Op Fire) or `used` (mark Used). The actions are
 carried out in the order written; the other side's reactions come from its standing orders
 (`reactions.py`). In the pre-turn (3.0) the side moving second performs one action with a unit
-per command point it spends, each unit at most one.
+per command point it spends, each unit at most one. Once the other side has nothing left to Use,
+one impulse may Use every unit left (4.0 lets the side go on alone; one mail instead of several).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def validate(ctx: Context, board: Board, phase: str, orders: list[dict[str, Any]
                                     legal=f"at most {board.cps} actions"))
         return problems
     least = min(low, len(available))
+    if board.enemy_can_use == 0:
+        high = len(available)  # 4.0: once one side has Used all its units, the other Uses the rest
     if not problems and not (least <= count <= high):
         problems.append(Problem(f"this impulse Uses {count} units; your Operations Range is {low}-{high} and "
                                 f"{len(available)} may still be Used", section="4.0",
