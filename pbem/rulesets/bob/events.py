@@ -49,7 +49,7 @@ EVENTS = Catalogue({
     "melee": EventType("a melee: every unit's two dice and the losses", ("12.0",),
                        {"hex": TEXT, "rolls": MAPPING, "hits": MAPPING, "losses": LIST},
                        items={"losses": Fields({"unit": TEXT, "result": TEXT})}, public=True),
-    "order-void": EventType("an accepted order its turn found impossible", ("5.2", "6.0"),
+    "order-void": EventType("an accepted order its turn found impossible", ("4.0", "5.2", "6.0"),
                             {"side": TEXT, "unit": TEXT, "why": TEXT}),
     "concede": EventType("a side concedes", ("18.0",), {"side": TEXT}, public=True),
     "victory": EventType("the game is over", ("18.0",), {"winner": OPTIONAL_TEXT, "reason": TEXT},

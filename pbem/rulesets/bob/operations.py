@@ -92,6 +92,10 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, side: 
             orders: list[dict[str, Any]], events: list[dict[str, Any]]) -> None:
     for order in orders:
         uid = actor(order)
+        if state["units"][uid]["status"] in ("eliminated", "removed"):
+            events.append({"type": "order-void", "side": side, "section": "4.0", "unit": uid,
+                           "why": "the unit left the map earlier in this impulse"})
+            continue
         if phase == "preturn":
             state["cps"][side] -= 1
             state["units"][uid]["cp"] = True

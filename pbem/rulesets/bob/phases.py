@@ -11,7 +11,7 @@ from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, Resolution, State, Submission
 from pbem.rulesets.kit.phases import conceding, concession_events
 
-from . import melee, operations, rout, sequence, setup, victory
+from . import conceal, melee, operations, rout, sequence, setup, victory
 from .board import Board
 from .context import Context
 from .melee import recover
@@ -44,6 +44,7 @@ def resolve(ctx: Context, state: State, submissions: Mapping[str, Submission | N
             return Resolution(state, events)
     if phase == "setup":
         setup.resolve(ctx, state, orders, events)
+        conceal.sweep(ctx, state, events)  # 15.0: markers come off only once both sides have set up
         victory.update_held(ctx, state)
         sequence.start_turn(ctx, state, events)
     elif phase in ("preturn", "operations"):

@@ -23,7 +23,7 @@ from .conceal import open_ground
 from .context import Context, other
 from .movement import retreat_step_ok
 from .state import in_hex, on_map
-from .terrain import Target, hedgerow_cover, los
+from .terrain import Target, hedgerow_cover, los, own_cover
 
 
 def _melee_hexes(ctx: Context, state: State) -> set[str]:
@@ -113,7 +113,7 @@ def _rout(ctx: Context, state: State, decisions: Decisions, side: str, routers: 
 
 
 def _covered(ctx: Context, state: State, hex_id: str) -> bool:
-    return hex_id in state["foxholes"] or int(ctx.tables["terrain_modifier"][ctx.terrain(hex_id)]) > 0
+    return hex_id in state["foxholes"] or own_cover(ctx, hex_id) > 0
 
 
 def _reachable(ctx: Context, state: State, side: str, uid: str, start: str, enemies: list[str],

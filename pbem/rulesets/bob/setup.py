@@ -2,7 +2,7 @@
 
 Each side may move any of its units within its set-up area (a unit left out keeps the
 scenario's hex), put a conceal marker on a unit whose hex gives a positive fire modifier
-(decoys always start concealed), and place its foxholes in non-building hexes of its area.
+(decoys always start concealed, so they too stand in such terrain), and place its foxholes in non-building hexes of its area.
 Markers are numbered per side in the order the units stand (by hex, then as the orders list
 them), so a marker's number says nothing of what is under it. Reinforcements wait off the map.
 """
@@ -15,12 +15,12 @@ from pbem.core.errors import Problem
 from pbem.core.ruleset import State
 
 from .context import SIDES, Context
-from .terrain import bank_of
+from .terrain import bank_of, own_cover
 from .state import marker_name
 
 
 def _positive(ctx: Context, hex_id: str, foxholes: set[str]) -> bool:
-    return hex_id in foxholes or int(ctx.tables["terrain_modifier"][ctx.terrain(hex_id)]) > 0 or \
+    return hex_id in foxholes or own_cover(ctx, hex_id) > 0 or \
         bool(ctx.hedgerow_sides(hex_id))
 
 
@@ -51,7 +51,7 @@ def validate(ctx: Context, side: str, orders: list[dict[str, Any]]) -> list[Prob
         problems.append(Problem(f"{len(foxholes)} foxholes; you have {ctx.card.foxholes[side]}, one per hex",
                                 section="14.0"))
     for index, order in enumerate(orders):
-        if order.get("concealed") and not ctx.units[order["place"]].decoy and \
+        if "place" in order and (order.get("concealed") or ctx.units[order["place"]].decoy) and \
                 not _positive(ctx, order["hex"], set(foxholes)):
             problems.append(Problem(f"a conceal marker needs terrain with a positive fire modifier; {order['hex']} "
                                     "has none", order=index, path=("concealed",), section="15.0"))

@@ -123,6 +123,13 @@ def open_ground(ctx: Context, hex_id: str) -> bool:
     return ctx.terrain(hex_id) == "open"
 
 
+def own_cover(ctx: Context, hex_id: str) -> int:
+    """The positive modifier a hex's own terrain gives against any fire (an orchard counts itself, 14.0)."""
+    if ctx.terrain(hex_id) == "orchard":
+        return int(ctx.tables["modifiers"]["orchard_per_two"])
+    return int(ctx.tables["terrain_modifier"][ctx.terrain(hex_id)])
+
+
 def hedgerow_cover(ctx: Context, firer: str, target: Target) -> bool:
     """14.0: a hedgerow side of the target's hex lies on the thread, and the target did not just cross it."""
     if ctx.hexes.distance(firer, target.hex) == 0:
