@@ -13,7 +13,7 @@ from pbem.core.errors import PbemError
 from pbem.core.position import load_turn
 from pbem.core.game import load_game
 from pbem.mail.deadlines import parse_duration, schedule
-from tests.test_mail_kit import (ADDRESSES, body_text, deliver, make_world, maildir_judge, parse_mail, plain_mail,
+from tests.test_mail_kit import (ADDRESSES, attachments, body_text, deliver, make_world, maildir_judge, parse_mail, plain_mail,
                                  recipients, signed_orders, take_outbox)
 
 
@@ -100,8 +100,16 @@ def test_a_decision_request_has_a_deadline_then_takes_the_rules_default(tmp_path
     world.clock.advance(hours=37)  # past the reminder (36 h after the request)
     judge.run(once=True)
     [reminder] = take_outbox(maildir)
-    assert recipients(reminder) == [ADDRESSES["blue"]] and "decision 0" in body_text(reminder)
+    assert recipients(reminder) == [ADDRESSES["blue"]] and "decision request 0" in body_text(reminder)
     assert "first option applies" in body_text(reminder)
+    # the reminder carries the request again, under the name it went out with, not the referee's path
+    name = "two-mail-0001-request-000.yaml"
+    assert "decisions/" not in body_text(reminder) and f"pbem decide {name} " in body_text(reminder)
+    files = attachments(reminder)
+    assert sorted(files) == [name, name + ".sig"]
+    assert files[name] == (world.root / "decisions/0001/request-000.yaml").read_bytes()
+    signing.verify(files[name], files[name + ".sig"].decode(), "pbem-turn@two-mail",
+                   {"referee": world.referee.public_line})
     world.clock.advance(hours=11, minutes=1)  # past the deadline: blue's retreat lapses to "left"
     judge.run(once=True)
     lapse = yamlio.load_file(world.root / "decisions/0001/lapse-000.yaml").data

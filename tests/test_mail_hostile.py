@@ -44,7 +44,7 @@ def archive_files(world: World) -> dict[str, bytes | None]:
 
 
 def filed(maildir: Path, folder: str) -> list[bytes]:
-    path = maildir / folder / "cur"
+    path = maildir / f".{folder}" / "cur"  # Maildir++ folders
     return [p.read_bytes() for p in sorted(path.iterdir())] if path.is_dir() else []
 
 
@@ -157,15 +157,73 @@ def test_malformed_mime_still_yields_its_armored_block(started: tuple[World, Pat
     assert "MIME structure is damaged" in text
 
 
-def html_mail(body_html: str) -> bytes:
+def html_mail(body_html: str, message_id: str | None = None) -> bytes:
     import email.message
     import email.policy
 
     message = email.message.EmailMessage(policy=email.policy.default)
     message["From"], message["To"], message["Subject"] = RED, JUDGE, "orders"
-    message["Message-ID"] = "<html-1@players.test>" if "BEGIN" in body_html else "<html-2@players.test>"
+    message["Message-ID"] = message_id or ("<html-1@players.test>" if "BEGIN" in body_html else "<html-2@players.test>")
     message.set_content(body_html, subtype="html")
     return message.as_bytes()
+
+
+# How mail editors write the lines of a pasted text in an HTML-only mail.
+EDITORS = {
+    "div": lambda lines: "".join(f"<div>{line or '<br>'}</div>" for line in lines),  # Gmail, Apple Mail
+    "p": lambda lines: "\n".join(f'<p class="MsoNormal">{line or "&nbsp;"}</p>' for line in lines),  # Outlook
+    "br": lambda lines: "".join(f"{line}<br>\n" for line in lines),
+}
+
+
+@pytest.mark.parametrize("editor", sorted(EDITORS))
+def test_html_only_mail_with_a_block_one_line_per_element(started: tuple[World, Path], editor: str) -> None:
+    world, maildir = started
+    data, sig = signed_orders(world, "red", [{"place": "hq", "cell": 3}])
+    lines = signing.armor(data, sig, name="orders.yaml").splitlines()
+    deliver(maildir, html_mail(f"<html><body><div>My orders:</div>{EDITORS[editor](lines)}</body></html>",
+                               f"<html-{editor}@players.test>"))
+    [text] = answers_to(run_judge(world, maildir), RED)
+    assert "accepted orders of red for seq 1" in text, text
+    assert [side for side, _, _ in Archive(world.root).orders_files(1)] == ["red"]
+    assert len(filed(maildir, "processed")) == 1
+
+
+def test_errors_in_an_armored_block_name_the_mail_not_a_work_file(started: tuple[World, Path]) -> None:
+    world, maildir = started
+    data, sig = signed_orders(world, "red", [{"place": "hq", "cell": 3}])
+    lines = signing.armor(data, sig, name="orders.yaml").splitlines()
+    changed = [line.replace("cell: 3", "cell: 4") for line in lines]  # the text no longer matches its signature
+    deliver(maildir, html_mail("<html><body>" + EDITORS["div"](changed) + "</body></html>", "<html-bad@players.test>"))
+    wrong, wrong_sig = signed_orders(world, "red", [{"place": "hq", "cell": 99}])
+    deliver(maildir, plain_mail(RED, "orders", "no name header:\n\n" + signing.armor(wrong, wrong_sig)))
+    texts = answers_to(run_judge(world, maildir), RED)
+    assert len(texts) == 2
+    assert "the armored block in the mail body (HTML) (orders.yaml): rejected" in texts[0]
+    assert "bad signature" in texts[0]
+    # the rule error is placed in the signed text itself, the sender's own file
+    assert "the armored block in the mail body: rejected" in texts[1]
+    assert "of the signed text: order 1" in texts[1] and "cell 99 is off the board" in texts[1]
+    for text in texts:
+        assert "block-" not in text and ".txt" not in text, text
+
+
+def test_a_mail_whose_signed_files_are_all_rejected_is_filed_as_failed(started: tuple[World, Path]) -> None:
+    world, maildir = started
+    wrong, wrong_sig = signed_orders(world, "red", [{"place": "hq", "cell": 99}])
+    deliver(maildir, plain_mail(RED, "orders", "x", files={"o.yaml": wrong, "o.yaml.sig": wrong_sig.encode()}))
+    [text] = answers_to(run_judge(world, maildir), RED)
+    assert "o.yaml: rejected, nothing was stored" in text  # the signer is told every error all the same
+    [failed] = filed(maildir, "failed")
+    assert failed.startswith(b"X-Pbem-Failure: the signed file in it was not accepted\n")
+    assert filed(maildir, "processed") == []
+    # one good file among bad ones: the mail was of use, so it is processed
+    good, good_sig = signed_orders(world, "red", [{"place": "hq", "cell": 2}])
+    deliver(maildir, plain_mail(RED, "orders", "x", files={"o.yaml": wrong, "o.yaml.sig": wrong_sig.encode(),
+                                                           "p.yaml": good, "p.yaml.sig": good_sig.encode()}))
+    [text] = answers_to(run_judge(world, maildir), RED)
+    assert "accepted orders of red" in text and "rejected" in text
+    assert len(filed(maildir, "processed")) == 1 and len(filed(maildir, "failed")) == 1
 
 
 def test_html_only_mail(started: tuple[World, Path]) -> None:

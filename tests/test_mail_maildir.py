@@ -25,7 +25,7 @@ def test_whole_duel_game_by_maildir(tmp_path: Path) -> None:
         assert message["Message-ID"] and message["Date"] and message["Auto-Submitted"]
         assert message["From"] == JUDGE
     assert not any((maildir / "new").iterdir())
-    assert len(list((maildir / "processed" / "cur").iterdir())) > 4
+    assert len(list((maildir / ".processed" / "cur").iterdir())) > 4
 
 
 def test_one_judge_serves_two_games(tmp_path: Path) -> None:

@@ -54,6 +54,37 @@ def test_html_to_text() -> None:
     assert html_to_text("<p>a</p><script>evil()</script><div>b&amp;c</div>").split() == ["a", "b&c"]
 
 
+LINES = ["-----BEGIN X-----", "Name: o.yaml", "", "pbem: 2", "orders:", "- {place: hq, cell: 3}", "", "end"]
+
+
+def test_html_lines_as_a_mail_client_shows_them() -> None:
+    """Each editor's way of writing lines gives exactly the typed lines, empty ones included."""
+    typed = "\n".join(LINES)
+    styles = {
+        "div": "".join(f"<div>{line or '<br>'}</div>" for line in LINES),  # Gmail, Apple Mail
+        "p": "\n".join(f"<p class=MsoNormal>{line or '&nbsp;'}</p>" for line in LINES),  # Outlook
+        "br": "<div>" + "<br>".join(LINES) + "</div>",
+        "br/": "".join(f"{line}<br/>\n" for line in LINES),
+        "pre": "<pre>" + typed + "</pre>",
+        "div br": "".join(f"<div>{line}<br></div>" if line else "<div><br></div>" for line in LINES),
+    }
+    for style, body in styles.items():
+        html = f"<html><head><style>p {{margin: 0}}</style></head><body>\n<div>My orders:</div>\n{body}\n</body></html>"
+        shown = html_to_text(html).strip("\n").split("\n")
+        assert shown == ["My orders:", *LINES], (style, shown)
+
+
+def test_html_keeps_what_a_block_holds() -> None:
+    # inside <pre> nothing changes, not even the layout between its tags
+    assert html_to_text("<pre>a\n\n  b<b>c</b>\n<i>d</i></pre>") == "a\n\n  bc\nd\n"
+    # indentation written as &nbsp; survives; trailing spaces (never in a signed text) go
+    assert html_to_text("<div>&nbsp;&nbsp;- x&nbsp;</div><div>y </div>") == "  - x\ny\n"
+    # a block inside a block does not make an empty line; <br> at a block's end neither
+    assert html_to_text("<div><div>a</div></div><div>b<br></div><div>c</div>") == "a\nb\nc\n"
+    # "<br>" then the source's line break is one break; raw indentation after it is the text's own
+    assert html_to_text("a:<br>\n- b: 1<br>\n  c: 2<br>") == "a:\n- b: 1\n  c: 2\n"
+
+
 def test_rfc3834() -> None:
     def silent(extra: dict[str, str], sender: str = "red@players.test", subject: str = "hi") -> str | None:
         return why_silent(parse(plain_mail(sender, subject, "x", extra=extra)), ("judge@pbem.test",))

@@ -29,6 +29,7 @@ MAX_ANSWER_BYTES = 64 * 1024  # the text of one answer; what is beyond is cut, a
 MAX_ERROR_BYTES = 16 * 1024  # the errors of one rejected file, so that one file cannot fill the answer alone
 ARMOR_BEGIN = b"-----BEGIN PBEM SIGNED FILE-----"
 _GAME_LINE = re.compile(rb"(?m)^game:[ \t]*[\"']?([a-z0-9][a-z0-9-]{2,63})[\"']?[ \t]*$")
+USED, REFUSED = "used", "refused"  # what became of one signed file of a mail
 _STATUS = re.compile(r"^\s*(?:re:\s*)?status(?:\s+([a-z0-9][a-z0-9-]{2,63}))?\s*$", re.IGNORECASE)
 
 
@@ -87,7 +88,7 @@ class Answer:
 class MailResult:
     """What the intake of one mail did, and whom to tell (`submit` gives an IntakeResult for each file)."""
 
-    handled: bool  # False: nothing in it could be used (the mail goes to failed/)
+    handled: bool  # False: nothing in it could be used, or every signed file was rejected (to failed/)
     reason: str
     answers: list[Answer]
     touched: list[Served]  # games whose archive this mail reached
@@ -101,6 +102,7 @@ class Carried:
     path: Path
     sig: Path | None
     game_id: str | None
+    armored: bool = False  # `path` is the judge's own work file holding the block: never named to the sender
 
 
 def _label_armored(body: TextBody, index: int, total: int) -> str:
@@ -191,7 +193,7 @@ class MailIntake:
             label = _label_armored(body, index, len(blocks))
             if block.name:
                 label += f" ({block.name})"
-            found.append(Carried(label, path, None, _game_id(block.text)))
+            found.append(Carried(label, path, None, _game_id(block.text), armored=True))
         return found
 
     # --- routing and submitting -------------------------------------------------------------------
@@ -234,25 +236,28 @@ class MailIntake:
 
         work = referee_folder(self.home) / WORK_DIR / secrets.token_hex(8)
         work.mkdir(parents=True)
+        outcomes: list[str] = []
         try:
             carried = self._collect(mail, work, notes)
             for item in carried:
-                self._one(item, mail, work, answer, notes, touched)
+                outcomes.append(self._one(item, mail, work, answer, notes, touched))
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        handled = bool(carried) and any(a.lines for a in answers.values())
         command = self._command(mail) if not carried else None
         if command is not None:
             games = [self.by_id[command]] if command in self.by_id else self.served
             reply = answer(mail.sender, None, None)
             for served in games:
                 reply.add(status(served.root, public=True))  # whoever asks: only what every view says
-            handled = True
-        if not handled:
-            reason = self._nothing_found(mail)
-            notes.append(reason)
+        if USED in outcomes or command is not None:
+            handled, reason = True, "answered"
+        elif carried:
+            # Signed files, none of them taken: the mail is a failure, the errors went to the signers.
+            handled, reason = False, (f"none of the {len(carried)} signed files in it was accepted"
+                                      if len(carried) > 1 else "the signed file in it was not accepted")
         else:
-            reason = "answered"
+            handled, reason = False, self._nothing_found(mail)
+            notes.append(reason)
         if notes:
             own = self._own_side(mail.sender)
             target = answer(mail.sender, own[0] if own else None, own[1] if own else None)
@@ -268,11 +273,12 @@ class MailIntake:
         return None
 
     def _one(self, item: Carried, mail: ParsedMail, work: Path, answer: Callable[[str, Served | None, str | None], Answer],
-             notes: list[str], touched: list[Served]) -> None:
+             notes: list[str], touched: list[Served]) -> str:
+        """Submit one signed file and say so to whom it concerns: USED (accepted, or stored already) or REFUSED."""
         routed = self._route(item)
         if isinstance(routed, str):
             notes.append(routed)
-            return
+            return REFUSED
         served = routed
         seen = self._inspect(served, item)
         signer = seen.signer if seen is not None else None
@@ -284,7 +290,7 @@ class MailIntake:
             if stored.kind == "orders" and stored.newest and stored.newest != stored.rel:
                 text += f". Your newest orders, {stored.newest}, stay in force"
             target.add(text)
-            return
+            return USED
         result = submit(served.root, item.path, item.sig, now=self._now())
         if served not in touched:
             touched.append(served)
@@ -298,6 +304,8 @@ class MailIntake:
                     target.files.append((rel.rsplit("/", 1)[-1], (served.root / rel).read_bytes()))
         for error in result.errors:
             text = str(error).replace(prefix, "").replace(str(work) + "/", "")
+            if item.armored:
+                text = _without_work_file(text, item.path.name)
             if len(text.encode("utf-8")) > MAX_ERROR_BYTES:
                 text = _cut(text, MAX_ERROR_BYTES) + (f"\n[the errors of this file were cut at "
                                                       f"{MAX_ERROR_BYTES // 1024} KiB]")
@@ -307,6 +315,7 @@ class MailIntake:
                 own = self._own_side(mail.sender)
                 target = answer(mail.sender, own[0] if own else None, own[1] if own else None)
             target.add(f"{item.label}: rejected, nothing was stored:\n" + _indent(text))
+        return USED if result.receipts else REFUSED
 
     @staticmethod
     def _command(mail: ParsedMail) -> str | None:
@@ -330,6 +339,19 @@ class MailIntake:
         return ("no signed pbem file was found in this mail: attach ORDERS.yaml with ORDERS.yaml.sig "
                 "(ssh-keygen -Y sign), or paste the armored block (pbem sign --armor); write 'status' as the "
                 "subject to get the game's status")
+
+
+def _without_work_file(text: str, name: str) -> str:
+    """Errors about an armored block without the judge's work file `name` in them.
+
+    The answer's label already says which block of which text it is; what is left of a location
+    is the line (and column) inside the signed text, which is the sender's own file.
+    """
+    work = re.escape(name)
+    text = re.sub(rf"{work}:\d+:(\d+):(\d+): ", r"line \1, column \2 of the signed text: ", text)
+    text = re.sub(rf"{work}:\d+:(\d+): ", r"line \1 of the signed text: ", text)
+    text = re.sub(rf"(?:armored )?{work}(?::\d+)*: ", "", text)
+    return text.replace(name, "the block")
 
 
 def _cut(text: str, limit: int) -> str:

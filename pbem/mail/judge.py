@@ -302,8 +302,10 @@ class Judge:
             if not any(now >= plan.due_at(asked[record.index]) for record in unanswered):
                 for record in unanswered:
                     if now >= plan.remind_at(asked[record.index]):
-                        self._remind(game, seq, record.side, f"decision {record.index} ({record.request_rel})",
-                                     f"remind-{seq}-decision-{record.index}", plan, asked[record.index])
+                        name = _request_name(game.id, seq, record.index)
+                        self._remind(game, seq, record.side, f"the answer to decision request {record.index}",
+                                     f"remind-{seq}-decision-{record.index}", plan, asked[record.index],
+                                     self._signed_pair(served.root, record.request_rel, name))
                 return None
             lapse = True  # the deadline passed: the rules' default answers (core/lapse.py)
         forced = False
@@ -441,7 +443,7 @@ class Judge:
         data = ArchiveView(served.root).read(rel)
         request = yamlio.load_bytes(data, rel).data
         side = request["side"]
-        name = f"{game.id}-{seq_dir(seq)}-request-{index:03d}.yaml"
+        name = _request_name(game.id, seq, index)
         parts = self._signed_pair(served.root, rel, name)
         options = ", ".join(str(option) for option in request["options"])
         body = (f"Adjudication {seq} of game {game.id} needs a decision from {side} (rule {request['section']}, "
@@ -459,7 +461,7 @@ class Judge:
                              "request", str(seq), str(index))
 
     def _remind(self, game: JudgedGame, seq: int, side: str, what: str, key: str, plan: Schedule,
-                opened: datetime.datetime) -> None:
+                opened: datetime.datetime, parts: Sequence[Part] = ()) -> None:
         if side in game.state.reminded(key):
             return
         body = (f"Reminder: {what} for adjudication {seq} of game {game.id} from {side} have not arrived.\n"
@@ -471,7 +473,12 @@ class Judge:
             body = body.replace("have not arrived", "has not arrived yet") + (
                 "At the deadline the request's first option applies (the rules' default), recorded in a signed "
                 "lapse file.\n")
-        self._queue(game, self._mail_to(game, side, f"reminder: {what} for adjudication {seq}", body, [], key))
+        if parts:
+            name = parts[0].name
+            body += (f"\nThe request is attached again as {name}, with the referee's signature ({name}.sig). "
+                     f"Answer it with\n    pbem decide {name} --answer OPTION --key YOUR_KEY\n"
+                     "and mail the reply and its .sig back (or its armored form in the text).\n")
+        self._queue(game, self._mail_to(game, side, f"reminder: {what} for adjudication {seq}", body, list(parts), key))
         game.state.remind(key, side)
         game.state.save()
         self.log(f"{game.id}: reminded {side} ({what}, seq {seq})")
@@ -498,6 +505,11 @@ class Judge:
                 game.state.mark_sent(item, self.now())
                 sent += 1
         return sent
+
+
+def _request_name(game_id: str, seq: int, index: int) -> str:
+    """The name a decision request is attached under (the player never sees the referee's folders)."""
+    return f"{game_id}-{seq_dir(seq)}-request-{index:03d}.yaml"
 
 
 def _indent(text: str) -> str:

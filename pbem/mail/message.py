@@ -108,41 +108,82 @@ def _fill_headers(parsed: ParsedMail, message: email.message.Message, raw: bytes
 
 
 class _HtmlText(HTMLParser):
-    """The text of an HTML body, line breaks where blocks and <br> stood (enough for armored blocks)."""
+    """The text of an HTML body laid out as a mail client shows it: one line per block, per <br>.
 
-    BREAKS = {"br", "p", "div", "pre", "li", "tr", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"}
+    Mail editors write each typed line as its own <div> or <p> (an empty one as <div><br></div>)
+    or end it with <br>; an armored block only verifies when those become exactly its lines. So a
+    block element breaks the line unless one has just been broken, <br> always breaks it, and
+    line breaks between tags, or at the start of a line, are the HTML source's layout, not text.
+    Inside <pre> every character is kept.
+    """
+
+    BLOCKS = {"p", "div", "pre", "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "blockquote", "center",
+              "section", "article", "header", "footer", "address", "hr", "h1", "h2", "h3", "h4", "h5", "h6"}
+    SKIP = ("script", "style", "head", "title")
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.skip = 0
+        self.pre = 0
+        self.at_start = True  # nothing written on the current line yet
+
+    def _write(self, text: str) -> None:
+        if text:
+            self.parts.append(text)
+            self.at_start = text.endswith("\n")
+
+    def _break(self) -> None:
+        if not self.at_start:
+            self._write("\n")
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style", "head"):
+        if tag in self.SKIP:
             self.skip += 1
-        if tag in self.BREAKS:
-            self.parts.append("\n")
+        elif tag == "br":
+            self._write("\n")
+        elif tag in self.BLOCKS:
+            self._break()
+            self.pre += tag == "pre"
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br":  # <br/>: one break, not a start and an end
+            self._write("\n")
+        elif tag in self.BLOCKS:
+            self._break()
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style", "head") and self.skip:
-            self.skip -= 1
-        if tag in self.BREAKS:
-            self.parts.append("\n")
+        if tag in self.SKIP:
+            self.skip = max(0, self.skip - 1)
+        elif tag in self.BLOCKS:
+            self._break()
+            if tag == "pre" and self.pre:
+                self.pre -= 1
 
     def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(data)
+        if self.skip:
+            return
+        data = data.replace("\r\n", "\n")
+        if not self.pre:
+            if not data.strip() and "\n" in data:
+                return  # the source's own line breaks between tags
+            if self.at_start:
+                # "<br>\n" is one break; spaces stay (a browser would drop them, but an editor that
+                # wrote them raw meant the text's own indentation)
+                data = data.lstrip("\n")
+        self._write(data)
 
 
 def html_to_text(html: str) -> str:
+    """The lines an HTML body shows, each without trailing spaces (a signed text has none)."""
     parser = _HtmlText()
     try:
         parser.feed(html)
         parser.close()
     except Exception:
         return ""
-    text = "".join(parts for parts in parser.parts).replace("\xa0", " ")
-    return re.sub(r"\n{3,}", "\n\n", text)
+    text = "".join(parser.parts).replace("\xa0", " ")
+    return "\n".join(line.rstrip() for line in text.split("\n"))
 
 
 def _charset_text(payload: bytes, charset: str | None) -> bytes:
