@@ -9,7 +9,7 @@ import pytest
 from pbem.core.audit import audit
 from pbem.core.game import load_game
 from pbem.core.position import current_position
-from tests.test_mail_kit import ADDRESSES, JUDGE, body_text, deliver, make_world, parse_mail, play_by_maildir
+from tests.test_mail_kit import ADDRESSES, JUDGE, World, body_text, deliver, make_world, parse_mail, play_by_maildir
 
 
 def test_whole_duel_game_by_maildir(tmp_path: Path) -> None:
@@ -140,3 +140,103 @@ def test_results_carry_view_report_map_and_the_referee_copy(tmp_path: Path,
     master = attachments(by_to["referee@pbem.test"])
     assert sorted(master) == ["duel-mail-0001-turn.yaml", "duel-mail-0001-turn.yaml.sig"]
     assert master["duel-mail-0001-turn.yaml"] == (world.root / "turns/0001/turn.yaml").read_bytes()
+
+
+# --- the judge's folders are Maildir++ folders --------------------------------------------------
+
+try:  # the IMAP test module's Dovecot (it skips itself without aiosmtpd, a test dependency)
+    from tests.test_mail_imap import DOVECOT, Dovecot, dovecot  # noqa: F401  (dovecot: the fixture)
+except pytest.skip.Exception:  # pragma: no cover
+    DOVECOT = None
+
+
+def file_three_mails(world: World, maildir: Path) -> None:
+    """One mail each for processed (orders accepted), failed (orders rejected) and ignored (automatic)."""
+    from tests.test_mail_kit import maildir_judge, plain_mail, signed_orders, take_outbox
+
+    red = ADDRESSES["red"]
+    good, good_sig = signed_orders(world, "red", [{"place": "hq", "cell": 2}])
+    bad, bad_sig = signed_orders(world, "blue", [{"place": "hq", "cell": 99}])
+    deliver(maildir, plain_mail(red, "orders", "x", files={"o.yaml": good, "o.yaml.sig": good_sig.encode()}))
+    deliver(maildir, plain_mail(ADDRESSES["blue"], "orders", "x", files={"o.yaml": bad, "o.yaml.sig": bad_sig.encode()}))
+    deliver(maildir, plain_mail(red, "Out of office", "away", extra={"Auto-Submitted": "auto-replied"}))
+    maildir_judge(world, maildir).run(once=True)
+    take_outbox(maildir)
+
+
+def test_the_judges_folders_are_maildir_plus_plus_folders(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    maildir = tmp_path / "Maildir"
+    file_three_mails(world, maildir)
+    for folder in ("processed", "failed", "ignored"):
+        path = maildir / f".{folder}"
+        assert sorted(p.name for p in path.iterdir()) == ["cur", "maildirfolder", "new", "tmp"], folder
+        assert len(list((path / "cur").iterdir())) == 1, folder
+        assert not (maildir / folder).exists()
+    assert not any((maildir / "new").iterdir())
+
+
+def test_folders_of_an_older_judge_are_moved_into_the_new_ones(tmp_path: Path) -> None:
+    from pbem.mail.maildir import MaildirInbox
+
+    maildir = tmp_path / "Maildir"
+    for rel in ("processed/cur/1.a:2,S", "processed/new/2.a", "failed/cur/3.a:2,S", "ignored/cur/4.a:2,S"):
+        (maildir / rel).parent.mkdir(parents=True, exist_ok=True)
+        (maildir / rel).write_bytes(rel.encode())
+    (maildir / "processed" / "tmp").mkdir()
+    (maildir / ".failed" / "cur").mkdir(parents=True)
+    (maildir / ".failed" / "cur" / "3.a:2,S").write_bytes(b"already there")  # a name taken: left where it was
+    inbox = MaildirInbox(maildir)
+    assert sorted(inbox.migrated) == ["ignored/cur/4.a:2,S", "processed/cur/1.a:2,S", "processed/new/2.a"]
+    assert (maildir / ".processed/cur/1.a:2,S").read_bytes() == b"processed/cur/1.a:2,S"
+    assert (maildir / ".processed/new/2.a").is_file() and (maildir / ".processed/maildirfolder").is_file()
+    assert not (maildir / "processed").exists() and not (maildir / "ignored").exists()
+    assert (maildir / ".failed/cur/3.a:2,S").read_bytes() == b"already there"
+    assert (maildir / "failed/cur/3.a:2,S").read_bytes() == b"failed/cur/3.a:2,S"
+    assert MaildirInbox(maildir).migrated == []  # the second start has nothing left to move
+
+
+def test_an_answer_the_mail_agent_sent_is_not_written_again(tmp_path: Path) -> None:
+    """The `sendmail -t` route: the agent moves each sent file to cur/; a judge that stopped before it
+    recorded the answer as sent writes it again, and that must not make a second mail."""
+    from pbem.mail.maildir import MaildirOutbox
+    from pbem.mail.state import Queued
+
+    outbox = MaildirOutbox(tmp_path / "outbox")
+    item = Queued("0001-abc", "<a@pbem.test>", ("red@players.test",), b"Subject: x\n\nhello\n")
+    outbox.send(item, "judge@pbem.test")
+    [written] = list((tmp_path / "outbox" / "new").iterdir())
+    assert written.name == "pbem-0001-abc"
+    written.rename(tmp_path / "outbox" / "cur" / "pbem-0001-abc:2,S")  # what the agent does once it sent it
+    outbox.send(item, "judge@pbem.test")
+    assert list((tmp_path / "outbox" / "new").iterdir()) == []
+    other = Queued("0002-def", "<b@pbem.test>", ("red@players.test",), b"Subject: y\n\nhello\n")
+    outbox.send(other, "judge@pbem.test")
+    assert [p.name for p in (tmp_path / "outbox" / "new").iterdir()] == ["pbem-0002-def"]
+
+
+@pytest.mark.skipif(DOVECOT is None, reason="Dovecot is not installed (Debian: apt-get install dovecot-imapd)")
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+def test_an_imap_server_on_the_same_maildir_shows_the_judges_folders(dovecot: "Dovecot", tmp_path: Path) -> None:
+    import os
+    import pwd
+
+    world = make_world(tmp_path)
+    home = dovecot.root / "mail" / "judge"
+    maildir = home / "Maildir"
+    file_three_mails(world, maildir)
+    if os.geteuid() == 0:  # Dovecot reads the Maildir as its mail user
+        owner = pwd.getpwnam("dovecot")
+        for folder, _, files in os.walk(home):
+            for name in [folder, *(os.path.join(folder, f) for f in files)]:
+                os.chown(name, owner.pw_uid, owner.pw_gid)
+    conn = dovecot.login("judge")
+    try:
+        typ, listed = conn.list()
+        assert typ == "OK"
+        names = {line.decode().rsplit(" ", 1)[-1].strip('"') for line in listed if isinstance(line, bytes)}
+        assert {"INBOX", "processed", "failed", "ignored"} <= names, names
+    finally:
+        conn.logout()
+    for folder in ("processed", "failed", "ignored"):
+        assert dovecot.count("judge", folder) == 1, folder
