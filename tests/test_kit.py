@@ -112,6 +112,26 @@ def test_stacks_number_bottom_first_and_arrivals_go_on_top() -> None:
     assert stacks.next_z(state["units"]) == state["next_z"]
 
 
+def test_numbered_says_the_next_z_even_when_an_own_z_is_low() -> None:
+    listed = stacks.numbered({"a": {"z": 5}, "b": None, "c": {"z": 2}})
+    assert [z for _, _, z in listed] == [5, 6, 2] and listed.next_z == 8 and len(listed) == 3
+    assert stacks.numbered({"a": {"z": 0}, "b": {"z": 0}}).next_z == 3  # never below the count listed + 1
+    assert stacks.numbered({}).next_z == 1
+
+
+def test_on_map_and_occupied_count_only_active_units_of_the_side() -> None:
+    state = {"units": {"a": {"hex": "0101", "status": "active", "z": 1},
+                       "b": {"hex": "0102", "status": "eliminated", "z": 2},
+                       "c": {"hex": "0103", "status": "active", "z": 3},
+                       "d": {"hex": "0103", "status": "active", "z": 4},
+                       "e": {"hex": None, "status": "container", "z": 5}}}
+    side_of = {"a": "red", "b": "red", "c": "blue", "d": "red", "e": "red"}.__getitem__
+    assert stacks.on_map(state, side_of, "red") == {"a": "0101", "d": "0103"}
+    assert stacks.on_map(state, side_of) == {"a": "0101", "c": "0103", "d": "0103"}
+    assert stacks.occupied(state, side_of, "blue") == {"0103"}
+    assert stacks.occupied(state, side_of) == {"0101", "0103"}
+
+
 def test_dispatch_names_the_known_phases_and_concession_is_found() -> None:
     table = {"movement": "move", "combat": "fight"}
     assert phases.handler_for(table, "combat") == "fight"

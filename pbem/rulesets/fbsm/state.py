@@ -65,8 +65,8 @@ def normalize(ctx: Context, state: State) -> State:
     setup.setdefault("map", DEFAULT_MAP)
     setup.setdefault("play_balance", False)
     units: dict[str, dict[str, Any]] = {}
-    z = 1
-    for uid, entry, mine in numbered(state.get("units") or {}):
+    listed = numbered(state.get("units") or {})
+    for uid, entry, mine in listed:
         if uid not in ctx.counters:
             raise PbemError(f"unit {uid!r} is not in the counter mix")
         hex_id = entry.get("hex")
@@ -76,7 +76,6 @@ def normalize(ctx: Context, state: State) -> State:
         if status in OFF_MAP:
             hex_id = None  # every unit has a hex, null off the map (an eliminated unit keeps where it fell)
         units[uid] = {"hex": hex_id, "status": status, "z": mine}
-        z = max(z, mine) + 1  # the stacking number after every listed unit's (as `numbered` counts)
     effects = dict(NO_EFFECTS)
     effects.update(state.get("effects") or {})
     once = dict(NO_ONCE)
@@ -87,7 +86,7 @@ def normalize(ctx: Context, state: State) -> State:
         "turn": int(state.get("turn", 2)),
         "phase": state["phase"],
         "units": {uid: units[uid] for uid in sorted(units)},
-        "next_z": z,
+        "next_z": listed.next_z,
         "effects": effects,
         "once": once,
         "pending": copy.deepcopy(state.get("pending")),

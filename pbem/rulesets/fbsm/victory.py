@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.ruleset import State
+from pbem.rulesets.kit.stacks import on_map
 
 from .context import Context, other
 
@@ -25,8 +26,7 @@ def check(cfg: Context, state: State) -> dict[str, Any] | None:
         state["result"] = {"winner": "german", "section": "4.3",
                            "reason": "a German unit moved off the south edge of the map"}
         return dict(state["result"])
-    us_on_map = any(u["status"] == "active" and cfg.counters[uid].side == "us" for uid, u in units.items())
-    if not us_on_map:
+    if not on_map(state, cfg.side_of, "us"):
         state["result"] = {"winner": "german", "section": "4.3",
                            "reason": "no US infantry or heavy weapons unit is left on the map"}
         return dict(state["result"])

@@ -3,11 +3,12 @@
 A state keeps its units as `units: {id: {hex, status, z, ...}}` and a counter `next_z`. The
 unit with the highest `z` in a hex is its top unit, and every arrival goes on top. The
 compact form case files use lists each stack bottom first and leaves `z` out; `numbered`
-turns that order into `z` values.
+turns that order into `z` values and says which `next_z` follows them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from pbem.core.ruleset import State
@@ -47,14 +48,43 @@ def stack(state: State, hex_id: str, side_of: SideOf, side: str | None = None) -
     return [uid for _, uid in sorted(found)]
 
 
-def numbered(entries: Mapping[str, Any]) -> Iterator[tuple[str, dict[str, Any], int]]:
-    """(id, entry, z) for a compact form's units, listed bottom first: an entry's own `z` wins."""
+def on_map(state: State, side_of: SideOf, side: str | None = None) -> dict[str, str]:
+    """unit id -> hex of the active units (of `side`, or all), in the state's order of units."""
+    return {uid: unit["hex"] for uid, unit in state["units"].items()
+            if unit["status"] == "active" and (side is None or side_of(uid) == side)}
+
+
+def occupied(state: State, side_of: SideOf, side: str | None = None) -> set[str]:
+    """The hexes holding active units (of `side`, or of anyone)."""
+    return {unit["hex"] for uid, unit in state["units"].items()
+            if unit["status"] == "active" and (side is None or side_of(uid) == side)}
+
+
+@dataclass(frozen=True)
+class Numbered:
+    """A compact form's units with their stacking numbers, and the number the next arrival gets."""
+
+    units: tuple[tuple[str, dict[str, Any], int], ...]  # (id, entry, z), in the listed order
+    next_z: int  # the count run on past every unit listed: above every z given, at least their number + 1
+
+    def __iter__(self) -> Iterator[tuple[str, dict[str, Any], int]]:
+        return iter(self.units)
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+
+def numbered(entries: Mapping[str, Any]) -> Numbered:
+    """(id, entry, z) for a compact form's units, listed bottom first: an entry's own `z` wins;
+    `.next_z` is what a full state's `next_z` starts at."""
+    found: list[tuple[str, dict[str, Any], int]] = []
     z = 1
     for uid, entry in entries.items():
         entry = dict(entry or {})
         mine = int(entry.get("z", z))
-        yield uid, entry, mine
+        found.append((uid, entry, mine))
         z = max(z, mine) + 1
+    return Numbered(tuple(found), z)
 
 
 def next_z(units: Mapping[str, Mapping[str, Any]]) -> int:

@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.ruleset import State
+from pbem.rulesets.kit.stacks import on_map
 
 from . import combat, victory
 from .context import Context
-from .state import on_map
 
 PHASES = ("german-movement", "german-combat", "british-first", "british-second")
 SEQUENCES = {
@@ -52,7 +52,7 @@ def awaiting(ctx: Context, state: State) -> list[str]:
         return []
     phase = state["phase"]
     side = owner(phase)
-    if side == "british" and not on_map(ctx, state, "british"):
+    if side == "british" and not on_map(state, ctx.side_of, "british"):
         return []
     if (state.get("next_orders") or {}).get("phase") == phase:
         return []  # given with the movement phase before it (`next_phase`)

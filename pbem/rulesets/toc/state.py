@@ -30,6 +30,8 @@ from typing import Any
 
 from pbem.core.errors import PbemError
 from pbem.core.ruleset import State
+from pbem.rulesets.kit import stacks
+from pbem.rulesets.kit.stacks import numbered
 
 from .context import Context
 
@@ -48,11 +50,10 @@ def normalize(ctx: Context, state: State) -> State:
     setup = dict(state.get("setup") or {})
     setup.setdefault("map", "mons")
     units: dict[str, dict[str, Any]] = {}
-    z = 1
-    for uid, entry in (state.get("units") or {}).items():
+    listed = numbered(state.get("units") or {})
+    for uid, entry, z in listed:
         if uid not in ctx.counters:
             raise PbemError(f"unit {uid!r} is not in the order of battle")
-        entry = dict(entry or {})
         hex_id = entry.get("hex")
         status = entry.get("status", "active" if hex_id else "container")
         if status not in STATUSES:
@@ -62,11 +63,10 @@ def normalize(ctx: Context, state: State) -> State:
         steps = int(entry.get("steps", ctx.counters[uid].steps))
         unit: dict[str, Any] = {"hex": hex_id if status == "active" else None,
                                 "steps": steps if status != "eliminated" else 0, "status": status,
-                                "z": int(entry.get("z", z))}
+                                "z": z}
         if entry.get("surrounded"):
             unit["surrounded"] = True
         units[uid] = unit
-        z = max(z, unit["z"]) + 1
     full: State = {
         "toc": 1,
         "setup": setup,
@@ -74,7 +74,7 @@ def normalize(ctx: Context, state: State) -> State:
         "phase": state["phase"],
         "sequence": state.get("sequence"),
         "units": {uid: units[uid] for uid in sorted(units)},
-        "next_z": z,
+        "next_z": listed.next_z,
         "control": sorted(state.get("control") or []),
         "marched": sorted(state.get("marched") or []),
         "result": copy.deepcopy(state.get("result")),
@@ -86,12 +86,6 @@ def normalize(ctx: Context, state: State) -> State:
     return full
 
 
-def on_map(ctx: Context, state: State, side: str | None = None) -> list[str]:
-    """The units on the map (of `side`, or all)."""
-    return [uid for uid, u in state["units"].items()
-            if u["status"] == "active" and (side is None or ctx.counters[uid].side == side)]
-
-
 def occupied(ctx: Context, state: State, side: str) -> set[str]:
     """The hexes `side` has units in."""
-    return {u["hex"] for uid, u in state["units"].items() if u["status"] == "active" and ctx.counters[uid].side == side}
+    return stacks.occupied(state, ctx.side_of, side)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.ruleset import State
+from pbem.rulesets.kit.stacks import occupied, on_map
 
 from .context import Context
-from .state import occupied
 from .zoc import cut_off
 
 
@@ -35,10 +35,9 @@ def tally(ctx: Context, state: State, *, final: bool = False) -> dict[str, Any]:
             exited.append(uid)
     cut: list[str] = []
     if final:
-        german = occupied(ctx, state, "german")
-        cut = sorted(uid for uid, unit in state["units"].items()
-                     if ctx.counters[uid].side == "british" and unit["status"] == "active"
-                     and cut_off(ctx, unit["hex"], german))
+        german = occupied(state, ctx.side_of, "german")
+        cut = sorted(uid for uid, hex_id in on_map(state, ctx.side_of, "british").items()
+                     if cut_off(ctx, hex_id, german))
     count = len(dead) + 2 * len(surrounded) + len(cut)
     bavai = all(h in set(state["control"]) for h in ctx.hexes.set("bavai"))
     exits_allowed = int(ctx.tables["exits_allowed"])
