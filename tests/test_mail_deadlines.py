@@ -70,6 +70,31 @@ def test_reminder_then_adjudication_with_missing_orders(tmp_path: Path) -> None:
     assert "Deadline: 2026-03-05T12:01:00Z" in body_text(results[0])
 
 
+def test_a_judge_started_late_holds_the_deadline_view_0_signed(tmp_path: Path) -> None:
+    """`pbem new --deadline` signs the first deadline into view 0 and the core refuses orders after it:
+    a judge started a day later announces and keeps that same deadline, not one of its own."""
+    from pbem.core import yamlio
+
+    world = make_world(tmp_path, settings={"deadline": "48h", "reminder": "12h"})
+    signed = yamlio.load_file(world.root / "views/0000/red.yaml").data["next"]["deadline"]
+    assert signed == "2026-03-03T12:00:00Z"  # 48 h after `pbem new`
+    maildir = tmp_path / "Maildir"
+    world.clock.advance(hours=24)
+    judge = maildir_judge(world, maildir)
+    judge.run(once=True)
+    welcome = take_outbox(maildir)
+    assert all(f"Deadline: {signed} (UTC)" in body_text(m) for m in welcome)
+    world.clock.advance(hours=13)  # 37 h after `pbem new`: past the reminder time of the signed deadline
+    judge.run(once=True)
+    reminders = take_outbox(maildir)
+    assert sorted(r for m in reminders for r in recipients(m)) == sorted([ADDRESSES["red"], ADDRESSES["blue"]])
+    assert all(f"The deadline is {signed} (UTC)" in body_text(m) for m in reminders)
+    world.clock.advance(hours=11, minutes=1)  # just past the signed deadline
+    judge.run(once=True)
+    turn, _ = load_turn(Archive(world.root), load_game(world.root), 1)
+    assert [(o["side"], o["status"]) for o in turn["orders"]] == [("red", "missing"), ("blue", "missing")]
+
+
 def test_bad_deadline_is_refused_at_start(tmp_path: Path) -> None:
     """game.yaml's schema refuses it when the game is made, before any judge runs."""
     with pytest.raises(PbemError, match="settings.deadline"):

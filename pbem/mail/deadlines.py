@@ -1,7 +1,9 @@
 """Deadlines from a game's settings, in the manner of the Diplomacy judges.
 
-`settings: {deadline: 72h}` in game.yaml gives every phase 72 hours from the moment the judge
-first saw it open (the game's start, or the mail with the last results). `reminder: 24h` (or,
+`settings: {deadline: 72h}` in game.yaml gives every phase 72 hours from the moment it opened:
+`pbem new` for the first phase, the adjudication before it for every later one (the views sign
+that deadline, and the judge keeps it: judge.py `_phase_start`); a game whose views carry no
+deadline counts from when the judge first saw the phase open. `reminder: 24h` (or,
 if absent, a quarter of the deadline, at most 24 hours) before it, each side that still owes
 orders gets one reminder. At the deadline the judge adjudicates with the missing orders treated
 as none, which the turn file records as `missing` for all to see.

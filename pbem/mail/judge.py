@@ -26,7 +26,7 @@ from .intake import Answer, MailIntake, Served, clean_work
 from .limits import DEFAULT, Limits
 from .message import ParsedMail, parse, parse_headers_only
 from .report import map_picture, next_line, text_report
-from .state import JudgeState, iso, judge_lock
+from .state import JudgeState, iso, judge_lock, parse_iso
 from .transport import FAILED, IGNORED, PROCESSED, Inbox, Incoming, PermanentSendError, Sender
 
 MAX_STEPS_PER_TICK = 20
@@ -270,7 +270,7 @@ class Judge:
                 break
             seq = position.next_seq
             if game.state.opened(seq) is None:
-                game.state.open(seq, self.now())
+                game.state.open(seq, self._phase_start(game, seq))
                 game.state.save()
             step = self._step(game, seq)
             if step is None:
@@ -294,9 +294,9 @@ class Judge:
         if unanswered:
             if plan is None:
                 return None
-            for record in unanswered:  # a request out before this judge took over: its clock starts now
+            for record in unanswered:  # a request out before this judge took over
                 if game.state.request_opened(seq, record.index) is None:
-                    game.state.open_request(seq, record.index, now)
+                    game.state.open_request(seq, record.index, self._request_start(game, record.request_rel))
                     game.state.save()
             asked = {record.index: game.state.request_opened(seq, record.index) or now for record in unanswered}
             if not any(now >= plan.due_at(asked[record.index]) for record in unanswered):
@@ -357,7 +357,7 @@ class Judge:
             key = f"request-{position.next_seq}-{index}"
             if game.state.announced(key):
                 continue
-            game.state.open_request(position.next_seq, index, self.now())
+            game.state.open_request(position.next_seq, index, self._request_start(game, rel))
             self._queue(game, self._request(game, position.next_seq, index, rel))
             game.state.announce(key)
             changed = True
@@ -368,11 +368,32 @@ class Judge:
         if mail is not None:
             game.state.queue(mail)
 
-    def _deadline_line(self, game: JudgedGame, seq: int, opened: datetime.datetime | None = None) -> str:
+    def _phase_start(self, game: JudgedGame, seq: int) -> datetime.datetime:
+        """When the orders clock of `seq` started.
+
+        Views of protocol version 2 carry the phase's deadline, signed (view 0 gets it from `pbem
+        new`, later views from the adjudication before them), and the core refuses files that come
+        after it: the judge holds the same deadline, so its clock starts where that one counts from.
+        Without a signed deadline (older archives), the clock starts when the judge first sees the
+        phase open.
+        """
+        recorded = game.state.opened(seq)
+        if recorded is not None:
+            return recorded
+        position = current_position(game.served.game)
+        signed = position.deadline if position.next_seq == seq else None
+        return _counted_from(signed, schedule(game.served.game.settings())) or self.now()
+
+    def _request_start(self, game: JudgedGame, rel: str) -> datetime.datetime:
+        """When a decision request's clock started: where its signed deadline counts from, else now."""
+        request = yamlio.load_bytes(ArchiveView(game.served.root).read(rel), rel).data
+        return _counted_from(request.get("deadline"), schedule(game.served.game.settings())) or self.now()
+
+    def _deadline_line(self, game: JudgedGame, seq: int) -> str:
         plan = schedule(game.served.game.settings())
         if plan is None:
             return "There is no deadline: the judge adjudicates as soon as every side's orders are in."
-        start = opened or game.state.opened(seq) or self.now()
+        start = self._phase_start(game, seq)
         return (f"Deadline: {iso(plan.due_at(start))} (UTC). Sides whose orders are not in by then are "
                 "adjudicated with no orders (the turn file records them as missing).")
 
@@ -505,6 +526,13 @@ class Judge:
                 game.state.mark_sent(item, self.now())
                 sent += 1
         return sent
+
+
+def _counted_from(deadline: object, plan: Schedule | None) -> datetime.datetime | None:
+    """The moment a signed deadline counts from (the game's deadline before it), if there is one."""
+    if plan is None or not isinstance(deadline, str):
+        return None
+    return parse_iso(deadline) - plan.deadline
 
 
 def _request_name(game_id: str, seq: int, index: int) -> str:
