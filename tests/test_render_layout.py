@@ -169,6 +169,9 @@ def test_the_legend_has_no_row_for_what_is_not_drawn() -> None:
     view["events"] = []
     found = keys(ET.fromstring(map_svg(view)))
     assert not any(k.startswith("action-") for k in found) and "label" not in found
+    assert {"mark-entry", "mark-exit"} <= found
+    zoomed = keys(ET.fromstring(map_svg(view, area="2005-3010")))  # no entry or exit hex in it
+    assert "mark-entry" not in zoomed and "mark-exit" not in zoomed and "mark-control" in zoomed
 
 
 # --- units off the map -------------------------------------------------------------------------

@@ -700,7 +700,9 @@ def _legend(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter, x0: float,
         rows.row("eliminated unit (on a label: one per unit)",
                  dwg.text("✕", insert=(cx, rows.y - 1), font_size=11, fill="#b00000", text_anchor="middle"),
                  key="eliminated")
-    _legend_marks(dwg, rows, pic, adapter, hatches, cx)
+    marks = [m for m in pic.marks if lay.inside(Hex.parse(m.hex))]  # a zoomed map explains only its own
+    _legend_marks(dwg, rows, marks, pic.keys, adapter, {k: v for k, v in hatches.items()
+                                                        if any((m.side, m.kind) == k for m in marks)}, cx)
     _legend_actions(dwg, rows, pic, adapter)
     for note in pic.notes:
         rows.text(note)
@@ -726,11 +728,11 @@ def _symbol_sample(dwg: Any, symbol: str, x: float, y: float) -> list[Any]:
     return out
 
 
-def _legend_marks(dwg: Any, rows: _Rows, pic: Picture, adapter: Adapter, hatches: dict[tuple[str, str], int],
-                  cx: float) -> None:
+def _legend_marks(dwg: Any, rows: _Rows, marks: list[Mark], keys: dict[str, str], adapter: Adapter,
+                  hatches: dict[tuple[str, str], int], cx: float) -> None:
     """A row per kind of mark drawn: bombardment tokens by weight, shaded and outlined hexes by side and kind."""
     x0 = rows.x0
-    weights = {dict(m.data).get("weight", "") for m in pic.marks if _style(m) == "token" and m.kind == "bombardment"}
+    weights = {dict(m.data).get("weight", "") for m in marks if _style(m) == "token" and m.kind == "bombardment"}
     for weight in ("heavy", "light"):
         if weight in weights:
             fill, ink = MARK_INK[weight]
@@ -738,25 +740,24 @@ def _legend_marks(dwg: Any, rows: _Rows, pic: Picture, adapter: Adapter, hatches
                      dwg.rect((cx - 6, rows.y - 10), (TOKEN, TOKEN), fill=fill, rx=2, stroke="#111111"),
                      dwg.text(weight[0].upper(), insert=(cx, rows.y - 1), fill=ink, font_size=8, font_weight="bold",
                               text_anchor="middle"), key=f"marker-{weight}")
-    if any(_style(m) == "token" and dict(m.data).get("lost") == "true" for m in pic.marks):
+    if any(_style(m) == "token" and dict(m.data).get("lost") == "true" for m in marks):
         rows.row("marker that drifted off the map (lost)",
                  dwg.rect((cx - 6, rows.y - 10), (TOKEN, TOKEN), fill="#ffffff", rx=2, stroke="#111111",
                           stroke_dasharray="2,1.5"), key="marker-lost")
-    others = sorted({m.kind for m in pic.marks if _style(m) == "token" and m.kind != "bombardment"})
+    others = sorted({m.kind for m in marks if _style(m) == "token" and m.kind != "bombardment"})
     for kind in others:
-        rows.row(pic.keys.get(kind, kind), dwg.rect((cx - 6, rows.y - 10), (TOKEN, TOKEN), fill="#c92a2a", rx=2),
+        rows.row(keys.get(kind, kind), dwg.rect((cx - 6, rows.y - 10), (TOKEN, TOKEN), fill="#c92a2a", rx=2),
                  key=f"mark-{kind}")
     for (side, kind), variant in hatches.items():
-        words = pic.keys.get(kind) or f"{adapter.side_name(side)} {kind}"
-        rows.row(words, dwg.rect((x0 + 13, rows.y - 11), (16, 14), fill=_hatch(dwg, side, variant), stroke="#8c8c8c"),
+        rows.row(keys.get(kind) or f"{adapter.side_name(side)} {kind}", dwg.rect((x0 + 13, rows.y - 11), (16, 14), fill=_hatch(dwg, side, variant), stroke="#8c8c8c"),
                  key=f"mark-{kind}")
     outlined: dict[tuple[str, str], str] = {}
-    for m in pic.marks:
+    for m in marks:
         if _style(m) == "outline":
             outlined.setdefault((m.side, m.kind), m.label)
     for (side, kind), label in outlined.items():
         colour = _side_colour(side)
-        rows.row(pic.keys.get(kind) or f"{adapter.side_name(side)} {kind}",
+        rows.row(keys.get(kind) or f"{adapter.side_name(side)} {kind}",
                  dwg.rect((x0 + 12, rows.y - 12), (18, 16), fill="none", stroke=colour, stroke_width=2.5,
                           stroke_dasharray="4,2"),
                  dwg.text(label, insert=(cx, rows.y), font_size=10, font_weight="bold", fill=colour,
