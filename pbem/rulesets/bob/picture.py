@@ -179,11 +179,10 @@ class BobAdapter(Adapter):
         supp = int(piece.get("supp") or 0)
         kinds = ([f"supp-{supp}"] if supp else []) + [k for k in MARKERS if piece.get(k)]
         for kind in kinds:
-            words = TOKENS[kind][1].split(" (")[0]
             data: tuple[tuple[str, str], ...] = (("unit", name),)
             if kind in WEIGHTS:
                 data += (("weight", WEIGHTS[kind]),)
-            pic.marks.append(Mark(kind, hex_id, TOKENS[kind][0], side, f"{name}: {words}", data))
+            pic.marks.append(Mark(kind, hex_id, TOKENS[kind][0], side, f"{name}: {TOKENS[kind][1]}", data))
 
     def _where(self, uid: str, unit: Mapping[str, Any]) -> str:
         status = unit.get("status")
@@ -199,6 +198,7 @@ class BobAdapter(Adapter):
     def _events(self, view: View, pic: Picture) -> None:
         """The overlay of the last adjudication, from the events the view holds."""
         for event in view.get("events") or []:
+            event = _own_names(event, view)
             kind = event.get("type")
             side = str(event.get("side") or "")
             detail = self.sentence(event, view) or ""
@@ -224,7 +224,7 @@ class BobAdapter(Adapter):
         if words is None:
             return None
         sec = f" ({event['section']})" if event.get("section") else ""
-        return words(event, side_name(event.get("side")), sec)
+        return words(_own_names(event, view), side_name(event.get("side")), sec)
 
     def state_lines(self, view: View) -> list[str]:
         state = view["state"]
@@ -257,6 +257,18 @@ class BobAdapter(Adapter):
             result = state["result"]
             lines.append(_victory(result, "", f" ({result['section']})" if result.get("section") else ""))
         return lines
+
+
+def _own_names(event: Mapping[str, Any], view: View) -> Mapping[str, Any]:
+    """The event with the side's own units named where the other side's fire names only their marker
+    (fog masks the result for the firer's opponent, who knows what is under its own markers)."""
+    if event.get("type") != "fire" or all(r.get("unit") for r in event.get("results") or []):
+        return event
+    under = {str(u["marker"]): uid for uid, u in ((view.get("state") or {}).get("units") or {}).items()
+             if u.get("concealed") and u.get("marker")}
+    results = [{**r, "unit": under[str(r.get("as"))]} if not r.get("unit") and str(r.get("as")) in under else r
+               for r in event.get("results") or []]
+    return {**event, "results": results}
 
 
 def _name(event: Mapping[str, Any]) -> str:
