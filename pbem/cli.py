@@ -4,21 +4,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import __version__
-from .core.api import (DEFAULT_CHAIN_LENGTH, GAME_ID, Ledger, PbemError, Problem, adjudicate, audit_report,
-                       bot_orders_file, check_from_referee, check_orders, check_player, check_schema, export,
-                       exported_schemas, game_from_file, ledger_summary, ledgers_holding, load_game, new_game,
-                       noted_referee_key, orders_template, parse_answer, read_signed_file, read_view,
-                       refuse_rewound_in, reply_document, ruleset, run_case_file, schema_for, signing, status,
+from .core.api import (DEFAULT_CHAIN_LENGTH, GAME_ID, Game, Ledger, PbemError, Problem, Ruleset, SignatureError,
+                       UsageError, adjudicate, answer_from_text, audit_report, bot_orders_file, check_from_referee,
+                       check_orders, check_player, check_schema, export, exported_schemas, game_from_file,
+                       held_games, ledger_summary, ledgers_holding, new_game, noted_referee_key,
+                       orders_template, read_signed_file, read_view, refuse_rewound_in, reply_document,
+                       request_text, require_game_dir, ruleset, run_case_file, schema_for, show_value, signing, status,
                        submit, yamlio)
 
 Handler = Callable[[argparse.Namespace], int]
 LEDGER_HELP = "the player's ledger base folder (default: $PBEM_LEDGER, else ~/.pbem/ledger); docs/ledger.md"
+GAME_HELP = "the game: its game.yaml (with game.yaml.sig beside it) or the folder holding it"
+GAME_CHECK_HELP = GAME_HELP + "; the referee's signature on the file is checked first"
 PLAYER_KINDS = ("orders", "decision-reply")
+EXIT_CODES = """exit status (every command):
+  0  done; nothing wrong was found
+  1  problems found in what was checked (check, verify, verify-view, audit, submit, case, ledger, demo):
+     each is printed
+  2  the command could not do what was asked: a usage error, a missing, unreadable or wrong file,
+     or a refusal; stderr says why
+See docs/cli.md for every command and option."""
 
 
 def _load_key(path: str) -> signing.SigningKey:
@@ -65,9 +76,15 @@ def cmd_sign(args: argparse.Namespace) -> int:
     if args.armor:
         data = signing.canonical_text(data)
     namespace, kind = _namespace_for(data, str(path))
+    key = _load_key(args.key)
+    if args.game:
+        _refuse_wrong_signer(kind, _signing_context(data, str(path))[1], key, game_from_file(args.game), str(path))
+    else:
+        print("note: the key was not checked against the game's keys (give --game game.yaml to check it)",
+              file=sys.stderr)
     if kind == "orders":
         _refuse_rewound_orders(args, data, str(path))
-    signature = signing.sign(data, _load_key(args.key), namespace)
+    signature = signing.sign(data, key, namespace)
     if args.armor:
         text = signing.armor(data, signature, name=path.name)
         if args.out:
@@ -82,8 +99,40 @@ def cmd_sign(args: argparse.Namespace) -> int:
     return 0
 
 
+def _owner_of(key: signing.SigningKey, game: Game) -> str | None:
+    """Who holds this key in the game: a side's name, "the referee", or None."""
+    mine = key.public_line.split()[:2]
+    for side, line in game.side_keys.items():
+        if line.split()[:2] == mine:
+            return side
+    return "the referee" if game.referee_key.split()[:2] == mine else None
+
+
+def _whose(owner: str | None, game: Game) -> str:
+    if owner is None:
+        return f"no key of game {game.id}"
+    return "the referee's" if owner == "the referee" else f"{owner}'s"
+
+
+def _refuse_wrong_signer(kind: str, doc: dict[str, Any], key: signing.SigningKey, game: Game, path: str) -> None:
+    """A player signs only its own side's orders and replies; the referee's kinds only the referee signs."""
+    if doc.get("game") != game.id:
+        raise UsageError(Problem(f"this file is of game {doc.get('game')!r}, and --game is {game.id!r}", file=path,
+                                 legal=f"the game.yaml of game {doc.get('game')!r}"))
+    owner = _owner_of(key, game)
+    if kind in PLAYER_KINDS:
+        side = str(doc.get("side"))
+        if owner != side:
+            raise UsageError(Problem(f"this {kind} file is {side}'s, and the key given is {_whose(owner, game)}: "
+                                     "the referee would refuse it", file=path, path=("side",),
+                                     legal=f"{side}'s key"))
+    elif owner != "the referee":
+        raise UsageError(Problem(f"a {kind} file is the referee's to sign, and the key given is "
+                                 f"{_whose(owner, game)}", file=path, path=("kind",), legal="the referee's key"))
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
-    game = load_game(args.game)
+    game = game_from_file(args.game)
     path = Path(args.file)
     data = yamlio.read_file(path)
     namespace, kind = _namespace_for(data, str(path))
@@ -97,7 +146,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     allowed = {signer_name: parties[signer_name]}
     others = {name: key for name, key in parties.items() if name != signer_name}
     sig_path = Path(args.sig) if args.sig else path.with_name(path.name + ".sig")
-    signing.verify(data, signing.read_signature(sig_path), namespace, allowed, file=str(path), others=others)
+    signature = signing.read_signature(sig_path)
+    try:
+        signing.verify(data, signature, namespace, allowed, file=str(path), others=others)
+    except SignatureError as error:  # the check found a problem: exit status 1, as `check` and `audit`
+        print(f"pbem verify: {error}", file=sys.stderr)
+        return 1
     print(f"OK: {path} ({kind}) is signed by {signer_name} for {namespace}")
     return 0
 
@@ -111,10 +165,18 @@ def cmd_new(args: argparse.Namespace) -> int:
     addresses = _pairs(args.address, "--address", "SIDE=MAIL-ADDRESS")
     unknown = sorted(set(addresses) - set(sides))
     if unknown:
-        raise PbemError(f"--address for {', '.join(unknown)}, which has no --side")
+        raise UsageError(f"--address for {', '.join(unknown)}, which has no --side")
     settings = {name: value for name, value in (("deadline", args.deadline), ("reminder", args.reminder)) if value}
     key = _load_key(args.referee_key)
-    game = new_game(args.scenario, args.game, key, sides, args.dir, addresses=addresses, settings=settings,
+    if args.game_id_alias:
+        if args.id:
+            raise UsageError("give the game's id once, with --id")
+        print("note: `pbem new --game ID` is now `pbem new --id ID` (--game names a game.yaml in every other "
+              "command)", file=sys.stderr)
+    game_id = args.id or args.game_id_alias
+    if not game_id:
+        raise UsageError("give the new game's id: --id ID (lower case letters, digits and -, 3 to 64 characters)")
+    game = new_game(args.scenario, game_id, key, sides, args.dir, addresses=addresses, settings=settings,
                     chain_length=args.chain_length or DEFAULT_CHAIN_LENGTH, referee_key_path=Path(args.referee_key))
     print(f"game {game.id} created in {args.dir}: {', '.join(game.sides)}; send each side "
           f"game.yaml(.sig) and views/0000/SIDE.yaml(.sig)")
@@ -127,17 +189,18 @@ def _pairs(items: Sequence[str], option: str, form: str) -> dict[str, str]:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name or not value:
-            raise PbemError(f"{option} {item!r}: write {form}")
+            raise UsageError(f"{option} {item!r}: write {form}")
         if name in pairs:
-            raise PbemError(f"{option} names {name} twice")
+            raise UsageError(f"{option} names {name} twice")
         pairs[name] = value
     return pairs
 
 
 def _referee_key(args: argparse.Namespace) -> signing.SigningKey:
+    require_game_dir(args.game_dir)
     path = args.key or noted_referee_key(args.game_dir)
     if not path:
-        raise PbemError("no referee key: pass --key KEY")
+        raise UsageError("no referee key: pass --key KEY")
     return _load_key(str(path))
 
 
@@ -147,6 +210,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_submit(args: argparse.Namespace) -> int:
+    require_game_dir(args.game_dir)
     result = submit(args.game_dir, args.file, args.sig,
                     referee_key=_load_key(args.key) if args.key else None)
     for receipt in result.receipts:
@@ -167,6 +231,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    require_game_dir(args.game_dir)
     report = audit_report(args.game_dir)
     if report.found:
         print(f"audit of {args.game_dir}: walked to the end ({report.summary}), with the problems below", file=sys.stderr)
@@ -174,6 +239,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    require_game_dir(args.game_dir)
     names = export(args.game_dir, args.out, unfinished=args.unfinished)
     print(f"wrote {args.out}: {len(names)} files, without the referee's secrets")
     return 0
@@ -281,15 +347,20 @@ def cmd_decide(args: argparse.Namespace) -> int:
     data = yamlio.read_file(path)
     request = _decision_request(yamlio.load_bytes(data, str(path)))
     _keep_in_ledger(args, args.request)
+    game = game_from_file(args.game) if args.game else None
+    rules = game.ruleset if game is not None else _ruleset_of(request["game"], args.ledger)
+    if args.answer is None:
+        sys.stdout.write(request_text(request, rules))
+        return 0
+    if not args.key:
+        raise UsageError("--answer needs --key KEY: the reply is signed with your side's key")
     key = _load_key(args.key)
-    if args.game:
-        mine = [side for side, line in game_from_file(args.game).side_keys.items()
-                if line.split()[:2] == key.public_line.split()[:2]]
-        if mine != [request["side"]]:
-            owner = f"{mine[0]}'s" if mine else "no side's"
-            raise PbemError(Problem(f"this request asks {request['side']}, and the key given is {owner}",
-                                    file=str(path), legal=f"{request['side']}'s key"))
-    reply = reply_document(request, data, parse_answer(args.answer))
+    if game is not None:
+        owner = _owner_of(key, game)
+        if owner != request["side"]:
+            raise UsageError(Problem(f"this request asks {request['side']}, and the key given is "
+                                     f"{_whose(owner, game)}", file=str(path), legal=f"{request['side']}'s key"))
+    reply = reply_document(request, data, answer_from_text(request, args.answer, rules), rules)
     text = yamlio.dump(reply).encode("utf-8")
     out = Path(args.out) if args.out else path.with_name(path.name.replace("request", "reply"))
     if out == path:
@@ -297,8 +368,17 @@ def cmd_decide(args: argparse.Namespace) -> int:
     out.write_bytes(text)
     signature = signing.sign(text, key, signing.namespace("orders", request["game"]))
     out.with_name(out.name + ".sig").write_text(signature, encoding="utf-8")
-    print(f"wrote {out} and {out}.sig: submit them to the referee")
+    print(f"wrote {out} and {out}.sig (answer: {show_value(reply['answer'])}): submit them to the referee")
     return 0
+
+
+def _ruleset_of(game_id: str, ledger: str | None) -> Ruleset[Any] | None:
+    """The game's ruleset from the game.yaml the ledger holds (for the names of options); None if unknown."""
+    rulesets = {game.doc["ruleset"]["id"] for game in held_games(game_id, ledger)}
+    try:
+        return ruleset(rulesets.pop()) if len(rulesets) == 1 else None
+    except PbemError:
+        return None  # a ruleset this install lacks: the generic names still work
 
 
 def cmd_verify_view(args: argparse.Namespace) -> int:
@@ -343,7 +423,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
             print(f"wrote {out / name}")
         return 0
     if not args.kind:
-        raise PbemError("give a KIND (game, scenario, orders, turn, view, decision-request, decision-reply, "
+        raise UsageError("give a KIND (game, scenario, orders, turn, view, decision-request, decision-reply, "
                         "case) or --export DIR")
     print(json.dumps(schema_for(args.kind, ruleset(args.ruleset) if args.ruleset else None), indent=2))
     return 0
@@ -366,7 +446,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     ruleset_id = args.ruleset or args.ruleset_id
     if not ruleset_id:
-        raise PbemError("name the game: pbem demo fbsm (or --ruleset ID)")
+        raise UsageError("name the game: pbem demo fbsm (or --ruleset ID)")
     workdir = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix=f"pbem-demo-{ruleset_id}-"))
     seed = seed_from_file(Path(args.seed_file)) if args.seed_file else None
     return play_demo(ruleset_id, Path(args.scenario) if args.scenario else None, workdir,
@@ -374,6 +454,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
+    require_game_dir(args.game_dir)
     path = bot_orders_file(Path(args.game_dir), args.side, _load_key(args.key), Path(args.out) if args.out else None)
     print(f"wrote {path} and {path}.sig")
     return 0
@@ -384,68 +465,80 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator: signed orders, committed "
-                                     "dice, fog-of-war views, full audit.")
+                                     "dice, fog-of-war views, full audit.", epilog=EXIT_CODES,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"pbem {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text, epilog=EXIT_CODES,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         p.set_defaults(handler=handler)
         return p
 
+    def game_dir(p: argparse.ArgumentParser, what: str = "the game directory (the folder holding game.yaml)") -> None:
+        p.add_argument("game_dir", metavar="GAME_DIR", help=what)
+
     p = command("keygen", cmd_keygen, "write an OpenSSH ed25519 key pair (as ssh-keygen -t ed25519 does)")
-    p.add_argument("name")
-    p.add_argument("--out", default=".")
+    p.add_argument("name", help="the key's name: NAME (private) and NAME.pub are written")
+    p.add_argument("--out", default=".", metavar="DIR", help="the folder to write them in (default: here)")
 
     p = command("new", cmd_new, "start a game: signed game.yaml, seed-chain anchor, every side's view 0")
-    p.add_argument("scenario")
-    p.add_argument("--game", required=True)
-    p.add_argument("--referee-key", required=True)
-    p.add_argument("--side", action="append", default=[], metavar="SIDE=PUBKEY")
-    p.add_argument("--dir", required=True)
-    p.add_argument("--chain-length", type=int)
+    p.add_argument("scenario", help="the scenario file (samples/<game>/scenario.yaml, say)")
+    p.add_argument("--id", metavar="ID", help="the new game's id: lower case letters, digits and -, 3 to 64 "
+                   "characters; every file of the game names it")
+    p.add_argument("--game", dest="game_id_alias", help=argparse.SUPPRESS)  # the former name of --id
+    p.add_argument("--referee-key", required=True, metavar="KEY", help="the referee's private key (pbem keygen)")
+    p.add_argument("--side", action="append", default=[], metavar="SIDE=PUBKEY",
+                   help="a side and its player's public key (a .pub file or an ssh-ed25519 line); once per side")
+    p.add_argument("--dir", required=True, help="the new game directory (must not hold a game)")
+    p.add_argument("--chain-length", type=int, metavar="N",
+                   help=f"how many adjudications the seed chain allows (default {DEFAULT_CHAIN_LENGTH})")
     p.add_argument("--address", action="append", default=[], metavar="SIDE=MAIL-ADDRESS",
                    help="where the mail judge sends that side's receipts and views")
     p.add_argument("--deadline", metavar="DURATION", help="for the mail judge: how long each phase stays open (72h)")
     p.add_argument("--reminder", metavar="DURATION", help="for the mail judge: remind late sides this long before")
 
     p = command("status", cmd_status, "the seq and phase awaited, who owes orders, what is in")
-    p.add_argument("game_dir")
+    game_dir(p)
     p.add_argument("--public", action="store_true", help="only what every player may know (for a mail or a post)")
 
     p = command("orders", cmd_orders, "an orders template for the next phase, from your latest view")
-    p.add_argument("view")
-    p.add_argument("--out")
-    p.add_argument("--game", help="the game's game.yaml (game.yaml.sig beside it): check the referee signed the file")
+    p.add_argument("view", help="your latest view (turns/NNNN/SIDE.yaml as the referee sent it)")
+    p.add_argument("--out", metavar="FILE", help="write the template here (default: print it)")
+    p.add_argument("--game", help=GAME_CHECK_HELP)
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
     p = command("sign", cmd_sign, "sign a pbem file (FILE.sig, or the armored form with --armor)")
-    p.add_argument("file")
-    p.add_argument("--key", required=True)
-    p.add_argument("--armor", action="store_true")
-    p.add_argument("--out")
+    p.add_argument("file", help="the file to sign (orders or a decision reply; a referee file for the referee)")
+    p.add_argument("--key", required=True, help="your private key")
+    p.add_argument("--game", help=GAME_HELP + "; refuses a key that is not the one the file's kind and side need")
+    p.add_argument("--armor", action="store_true", help="write one armored block (the file and its signature) to "
+                   "paste into a mail or a forum post")
+    p.add_argument("--out", metavar="FILE", help="where to write the signature or the block (default: FILE.sig; "
+                   "the block to standard output)")
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
     p = command("verify", cmd_verify, "check a file's signature against a game's keys")
-    p.add_argument("file")
-    p.add_argument("--game", required=True, help="the game directory (or one holding game.yaml)")
-    p.add_argument("--sig")
+    p.add_argument("file", help="a signed pbem file (its signature in FILE.sig unless --sig)")
+    p.add_argument("--game", required=True, help=GAME_HELP)
+    p.add_argument("--sig", metavar="SIG", help="the signature file (default: FILE.sig)")
 
     p = command("check", cmd_check, "pre-check your orders against your view before sending them")
-    p.add_argument("view")
-    p.add_argument("orders")
-    p.add_argument("--game", help="the game's game.yaml (game.yaml.sig beside it): check the referee signed the file")
+    p.add_argument("view", help="the view the orders are built on")
+    p.add_argument("orders", help="your orders file")
+    p.add_argument("--game", help=GAME_CHECK_HELP)
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
     p = command("submit", cmd_submit, "the referee's intake: a detached pair, an armored file or a mail text")
-    p.add_argument("game_dir")
-    p.add_argument("file")
-    p.add_argument("sig", nargs="?")
+    game_dir(p)
+    p.add_argument("file", help="the signed file, an armored block, or a mail text holding armored blocks")
+    p.add_argument("sig", nargs="?", help="the detached signature (default: FILE.sig when it exists)")
     p.add_argument("--key", help="the referee's private key, which signs the receipts (default: the one given to "
                                  "pbem new)")
 
     p = command("adjudicate", cmd_adjudicate, "resolve the next adjudication and write the turn and views")
-    p.add_argument("game_dir")
+    game_dir(p)
     p.add_argument("--missing", choices=["none"], help="treat sides that sent nothing as giving no orders")
     p.add_argument("--lapse", action="store_true",
                    help="a decision request still unanswered (its deadline passed) takes its first option, the "
@@ -453,31 +546,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", help="the referee's private key (default: the one given to `pbem new`)")
 
     p = command("bot", cmd_bot, "signed, legal orders for a side's awaited phase, from that side's latest view")
-    p.add_argument("game_dir", help="a game directory holding the side's views")
-    p.add_argument("--side", required=True)
+    game_dir(p, "a game directory holding the side's views")
+    p.add_argument("--side", required=True, help="the side the bot plays")
     p.add_argument("--key", required=True, help="the side's private key (its randomness comes from it too)")
-    p.add_argument("--out", help="where to write the orders (default: GAME_DIR/../SIDE-orders-NNNN.yaml)")
+    p.add_argument("--out", metavar="FILE", help="where to write the orders (default: GAME_DIR/../SIDE-orders-NNNN.yaml)")
 
-    p = command("decide", cmd_decide, "answer a decision request with a signed reply")
-    p.add_argument("request")
-    p.add_argument("--answer", required=True)
-    p.add_argument("--key", required=True)
-    p.add_argument("--out")
-    p.add_argument("--game", help="the game's game.yaml (game.yaml.sig beside it): check the referee signed the file")
+    p = command("decide", cmd_decide, "list a decision request's options, or answer it with a signed reply")
+    p.add_argument("request", help="the decision request (decisions/NNNN/request-J.yaml as the referee sent it)")
+    p.add_argument("--answer", help="the option's number, its name, or the option itself in YAML (without "
+                   "--answer: list the options with their numbers and names)")
+    p.add_argument("--key", help="your private key, which signs the reply (needed with --answer)")
+    p.add_argument("--out", metavar="FILE", help="where to write the reply (default: the request's name with "
+                   "'reply'); its signature goes beside it")
+    p.add_argument("--game", help=GAME_CHECK_HELP + " and that the key is the side's the request asks")
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
     p = command("audit", cmd_audit, "re-check and replay a whole game archive")
-    p.add_argument("game_dir")
+    game_dir(p, "the game directory, or an unpacked archive of one")
 
     p = command("export", cmd_export, "the archive as one .tar.gz anyone may hold (no referee secrets)")
-    p.add_argument("game_dir")
+    game_dir(p)
     p.add_argument("out", help="the file to write, such as my-game.tar.gz")
     p.add_argument("--unfinished", action="store_true",
                    help="export a game still in play (its master files show everything: for a neutral auditor)")
 
     p = command("verify-view", cmd_verify_view, "check your own views: signatures, chains, seeds and rolls")
-    p.add_argument("views", nargs="+")
-    p.add_argument("--game", required=True, help="game.yaml (with game.yaml.sig beside it)")
+    p.add_argument("views", nargs="+", metavar="VIEW", help="your view files, each with its .sig")
+    p.add_argument("--game", required=True, help=GAME_HELP)
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
     p.add_argument("--receipts", nargs="+", metavar="R", help="the referee's receipts you hold (each with its .sig); "
                    "those in the ledger are checked too")
@@ -486,28 +581,32 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("ledger", cmd_ledger, "the player's ledger: every referee-signed file of a game, kept (docs/ledger.md)")
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = actions.add_parser("add", help="check and keep referee-signed files (each with its .sig)")
-    add.add_argument("files", nargs="+", metavar="FILE")
-    show = actions.add_parser("show", help="what the ledger holds, and any equivocation in it")
+    add = actions.add_parser("add", help="check and keep referee-signed files (each with its .sig)", epilog=EXIT_CODES,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    add.add_argument("files", nargs="+", metavar="FILE", help="referee-signed files, each with its .sig")
+    show = actions.add_parser("show", help="what the ledger holds, and any equivocation in it", epilog=EXIT_CODES,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     for q in (add, show):
-        q.add_argument("--game", required=True, help="game.yaml (with game.yaml.sig beside it)")
+        q.add_argument("--game", required=True, help=GAME_HELP)
         q.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
     p = command("schema", cmd_schema, "print the JSON Schema of a file kind")
-    p.add_argument("kind", nargs="?")
-    p.add_argument("--ruleset")
+    p.add_argument("kind", nargs="?", help="game, scenario, orders, turn, view, decision-request, decision-reply, "
+                   "decision-lapse, receipt or case")
+    p.add_argument("--ruleset", metavar="ID", help="with orders or scenario: the schema of this game's files")
     p.add_argument("--export", metavar="DIR", help="write every schema (core and shipped rulesets) into DIR")
 
     p = command("case", cmd_case, "run adjudicator test case files")
-    p.add_argument("action", choices=["run"])
-    p.add_argument("files", nargs="+")
+    p.add_argument("action", choices=["run"], help="run: run each case file and say PASS or FAIL")
+    p.add_argument("files", nargs="+", metavar="FILE", help="case files (tests/<game>/*.yaml)")
 
     p = command("demo", cmd_demo, "play a complete game with bots on every side, then audit it")
-    p.add_argument("ruleset_id", nargs="?", metavar="RULESET")
-    p.add_argument("--ruleset", help="the same as RULESET")
-    p.add_argument("--scenario")
+    p.add_argument("ruleset_id", nargs="?", metavar="RULESET", help="the game to play (fbsm, toc, ...)")
+    p.add_argument("--ruleset", metavar="ID", help="the same as RULESET")
+    p.add_argument("--scenario", metavar="FILE", help="the scenario (default: samples/RULESET/scenario.yaml)")
     p.add_argument("--dir", help="where to play (default: a new temporary directory)")
-    p.add_argument("--chain-length", type=int)
+    p.add_argument("--chain-length", type=int, metavar="N", help="how many adjudications the seed chain allows "
+                   "(default 1024)")
     p.add_argument("--seed-file", metavar="F", help="derive the keys and the chain secret from this file's bytes, "
                    "so the same file plays the same game byte for byte (default: fresh ones)")
 
@@ -516,20 +615,39 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_mail_commands(sub)
     add_render_commands(sub)
+    for choice in sub.choices.values():  # the same epilog on the commands added from elsewhere
+        if choice.epilog is None:
+            choice.epilog = EXIT_CODES
+            choice.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; its exit status follows EXIT_CODES (argparse itself exits with 2 on bad usage)."""
     args = build_parser().parse_args(argv)
     handler: Handler = args.handler
     try:
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
+        return code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0  # the reader stopped reading (`pbem status | head -1`): nothing went wrong here
     except PbemError as error:
         print(f"pbem {args.command}: {error}", file=sys.stderr)
         return 2
     except OSError as error:
         print(f"pbem {args.command}: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
         return 2
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush does not complain about the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor behind stdout (a test's StringIO)
+        pass
 
 
 if __name__ == "__main__":

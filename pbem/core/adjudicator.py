@@ -18,10 +18,10 @@ from .errors import ArchiveError, OrdersError, PbemError, Problem
 from .game import WARN_FRACTION_PERCENT, Game, chain_secret, hidden_chain_seed, load_game
 from .game import next_block
 from .lapse import lapse_unanswered
+from .options import same_plain
 from .position import Position, current_position
 from .schemafiles import load_schema
-from .ruleset import (STANDING_KEY, DecisionNeeded, DecisionRequest, Decisions, Rules, State, Submission,
-                      same_plain)
+from .ruleset import STANDING_KEY, DecisionNeeded, DecisionRequest, Decisions, Rules, State, Submission
 from .views import turn_view
 
 MAX_PHASES_PER_ADJUDICATION = 10_000

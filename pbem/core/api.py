@@ -13,6 +13,7 @@ Games
     note_referee_key(game_dir, path)     note one (a relative path counts from the game folder)
     current_position(game) -> Position   the last committed adjudication: seq, state, awaiting, over
     status(game_dir, public=False)       the referee's (or the public) status report
+    result_text(result)                  a game's result in words (winner, reason, rule)
     turn_record(game, seq)               turn `seq` as its document and bytes (0: the start)
     decisions(game, seq)                 the decision requests of an adjudication, each with its answer
 
@@ -34,11 +35,13 @@ The archive, read only
     ArchiveView(game_dir)                list turns, views, orders, decisions; read a file
     seq_dir(seq), turn_rel(seq), view_rel(seq, side)   where those files are
     referee_folder(game_dir)             the referee's private folder (for tools that keep state)
+    require_game_dir(game_dir)           ArchiveError unless the folder holds a game.yaml
 
 Players
     read_view, ViewFile, orders_template, check_orders, orders_document, reply_document,
     parse_answer, bot_seed, bot_orders_file, check_from_referee, refuse_rewound_in
-    Ledger, SignedFile, read_signed_file, ledgers_holding, ledger_summary, check_player
+    request_text, option_names, answer_from_text   a decision request's options by number and name
+    Ledger, SignedFile, read_signed_file, held_games, ledgers_holding, ledger_summary, check_player
 
 Rulesets, schemas, cases
     ruleset(id), rulesets() (ids in the registry), rules_for(ruleset, state) (bound to the setup a
@@ -46,9 +49,11 @@ Rulesets, schemas, cases
     check_schema(doc, kind), schema_for(kind, ruleset), exported_schemas(), run_case_file(path)
 
 Files, keys and time: `yamlio` and `signing` (the file formats, each module whole), SigningKey,
-file_hash, Clock, StepClock, system_clock, parse_duration, atomic_write, fsync_dir.
+file_hash, Clock, StepClock, system_clock, parse_duration, atomic_write, fsync_dir; show_value(value),
+a value as one line of YAML flow text (for people, never for files).
 
-Errors: PbemError (every refusal pbem explains), Problem, ArchiveError, OrdersError, SignatureError.
+Errors: PbemError (every refusal pbem explains), Problem, ArchiveError, OrdersError, SignatureError,
+UsageError (arguments a command cannot work with).
 """
 
 from __future__ import annotations
@@ -64,21 +69,23 @@ from .audit import AuditReport, Discrepancy, audit, audit_report
 from .cases import CaseOutcome, run_case_file
 from .chance import file_hash
 from .clock import Clock, StepClock, parse_duration, system_clock
-from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError
+from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError, UsageError
 from .export import export
 from .from_referee import check_from_referee, game_from_file
 from .game import (DEFAULT_CHAIN_LENGTH, GAME_ID, REFEREE_KEY_NOTE, Game, initial_state, load_game, new_game,
                    next_block, noted_referee_key)
 from .intake import Inspection, IntakeResult, Receipt, StoredCopy, inspect, submit
-from .ledger import Ledger, SignedFile, ledgers_holding, read_signed_file, summary as ledger_summary
-from .players import (ViewFile, bot_orders_file, bot_seed, check_orders, orders_document, orders_template,
-                      parse_answer, read_view, refuse_rewound_in, reply_document)
+from .ledger import Ledger, SignedFile, held_games, ledgers_holding, read_signed_file, summary as ledger_summary
+from .players import (ViewFile, answer_from_text, bot_orders_file, bot_seed, check_orders, option_names,
+                      orders_document, orders_template, parse_answer, read_view, refuse_rewound_in, reply_document,
+                      request_text)
 from .position import Position, announced_deadline, current_position, load_turn
 from .ruleset import STANDING_KEY, Rules, Ruleset, State, available, get, rules_for
 from .schemafiles import exported_schemas, load_schema, schema_for
 from .schemas import validate
+from .options import show as show_value
 from .signing import SigningKey
-from .status import status
+from .status import result_text, status
 from .verify_view import PlayerCheck, check_player
 from .views import public_next
 
@@ -179,6 +186,11 @@ class ArchiveView:
         return self._archive.read(rel), self._archive.read(rel + SIG_SUFFIX)
 
 
+def require_game_dir(game_dir: Path | str) -> None:
+    """ArchiveError unless the folder holds a game (its game.yaml); nothing else is checked."""
+    Archive(game_dir).require()
+
+
 def referee_folder(game_dir: Path | str) -> Path:
     """The referee's private folder inside a game folder (never exported, never sent)."""
     return Path(game_dir) / SECRET_DIR
@@ -205,24 +217,25 @@ def check_schema(doc: yamlio.Document, kind: str) -> None:
 __all__ = [
     # games
     "DEFAULT_CHAIN_LENGTH", "GAME_ID", "Game", "Position", "current_position", "decisions", "game_from_file",
-    "load_game", "new_game", "note_referee_key", "noted_referee_key", "status", "turn_record",
+    "load_game", "new_game", "note_referee_key", "noted_referee_key", "result_text", "status", "turn_record",
     "DecisionFile",
     # files handed in
     "Inspection", "IntakeResult", "Receipt", "StoredCopy", "inspect", "submit",
     # adjudication and audit
     "AdjudicationReport", "AuditReport", "Discrepancy", "adjudicate", "audit", "audit_report", "export", "lapse",
     # the archive, read only
-    "ArchiveView", "referee_folder", "seq_dir", "turn_rel", "view_rel", "SIG_SUFFIX",
+    "ArchiveView", "referee_folder", "require_game_dir", "seq_dir", "turn_rel", "view_rel", "SIG_SUFFIX",
     # players
-    "Ledger", "PlayerCheck", "SignedFile", "ViewFile", "bot_orders_file", "bot_seed", "check_from_referee",
-    "check_orders", "check_player", "ledger_summary", "ledgers_holding", "orders_document", "orders_template",
-    "parse_answer", "read_signed_file", "read_view", "refuse_rewound_in", "reply_document",
+    "Ledger", "PlayerCheck", "SignedFile", "ViewFile", "answer_from_text", "bot_orders_file", "bot_seed",
+    "check_from_referee", "check_orders", "check_player", "held_games", "ledger_summary", "ledgers_holding",
+    "option_names", "orders_document", "orders_template", "parse_answer", "read_signed_file", "read_view",
+    "refuse_rewound_in", "reply_document", "request_text",
     # rulesets, schemas, cases
     "CaseOutcome", "Rules", "Ruleset", "STANDING_KEY", "State", "check_schema", "exported_schemas", "public_next",
     "ruleset", "rules_for", "rulesets", "run_case_file", "schema_for",
     # files, keys and time
-    "Clock", "SigningKey", "StepClock", "atomic_write", "file_hash", "fsync_dir", "parse_duration", "signing",
-    "system_clock", "yamlio",
+    "Clock", "SigningKey", "StepClock", "atomic_write", "file_hash", "fsync_dir", "parse_duration", "show_value",
+    "signing", "system_clock", "yamlio",
     # errors
-    "ArchiveError", "OrdersError", "PbemError", "Problem", "SignatureError",
+    "ArchiveError", "OrdersError", "PbemError", "Problem", "SignatureError", "UsageError",
 ]

@@ -121,6 +121,12 @@ class OrdersError(PbemError):
     kind = "orders"
 
 
+class UsageError(PbemError):
+    """A command was given arguments it cannot work with (an option out of range, a missing one)."""
+
+    kind = "usage"
+
+
 class ArchiveError(PbemError):
     """The game directory is missing something, is locked, or cannot take this write."""
 

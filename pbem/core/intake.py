@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import chance, clock, schemas, signing, yamlio
+from . import chance, clock, options, schemas, signing, yamlio
 from .archive import Archive, receipt_rel, seq_dir
 from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError
 from .game import Game, load_game, noted_referee_key
@@ -241,9 +241,7 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
                                       f"the answer given before and has asked decision {max(later)} since",
                                       ("request",), section=request_doc["section"]))
     if not is_option(reply["answer"], request_doc["options"]):
-        options = ", ".join(repr(option) for option in request_doc["options"])
-        raise OrdersError(doc.problem(f"answer {reply['answer']!r} is not one of the options", ("answer",),
-                                      section=request_doc["section"], legal=options))
+        raise OrdersError(_not_an_option(doc, game, request_doc))
     earlier = [rel for j, _, rel in archive.decision_replies(seq) if j == index]
     same = _copies(archive, earlier, (data,))
     if same:  # the same mail delivered twice: the same receipt, nothing written
@@ -262,6 +260,20 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         signed = _write_receipt(archive, game, referee, receipt)
         archive.write_signed_rel(rel, data, candidate.signature)
     return Receipt(signer, "decision-reply", seq, rel, chance.file_hash(data), (), replaces, signed)
+
+
+def _not_an_option(doc: yamlio.Document, game: Game, request: dict[str, Any]) -> Problem:
+    """Why a reply's answer is refused; when it is an option's name or number, which option to write instead."""
+    answer = doc.data["answer"]
+    named = options.request_names(request, game.ruleset.option_name)
+    found, option = options.choose(answer, request["options"], named)
+    if found:
+        message = (f"answer {options.show(answer)} names an option, but a reply holds the option itself "
+                   f"(docs/protocol.md §4): write answer: {options.show(option)} (pbem decide does it for you)")
+    else:
+        message = f"answer {options.show(answer)} is not one of the options"
+    return doc.problem(message, ("answer",), section=request["section"],
+                       legal=options.summary(request["options"], named))
 
 
 def _find_request(game: Game, archive: Archive, seq: int, request_hash: str) -> tuple[int, dict[str, Any]] | None:

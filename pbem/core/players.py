@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from . import chance, schemas, signing, yamlio
+from . import chance, options, schemas, signing, yamlio
 from .errors import PbemError, Problem
 from .orders import Expectation, orders_problems
-from .ruleset import Ruleset, Rules, get as get_ruleset, is_option, rules_for
+from .ruleset import Ruleset, Rules, get as get_ruleset, rules_for
 from .schemafiles import load_schema
 
 if TYPE_CHECKING:
@@ -89,11 +89,13 @@ def orders_template(view: ViewFile) -> str:
              "# Check with: pbem check VIEW.yaml THIS.yaml   Sign with: ssh-keygen -Y sign -f KEY "
              f"-n {signing.namespace('orders', expect.game)} THIS.yaml"]
     if expect.side not in expect.awaiting:
-        lines.append(f"# NOTE: {expect.side} gives no orders in this phase (awaiting: {', '.join(expect.awaiting)}).")
-    kinds = ruleset.order_kinds(expect.phase)
-    if kinds:
-        lines.append("# Order kinds legal in this phase:")
-        lines += [f"#   {kind}" for kind in kinds]
+        lines.append(f"# NOTE: {expect.side} gives no orders in this phase (awaiting: {', '.join(expect.awaiting)}); "
+                     "send orders: [] with a standing: block only to change standing answers.")
+    else:
+        kinds = view.rules.order_template(view.doc["state"], expect.side)
+        if kinds:
+            lines.append(f"# What {expect.side} may order now:")
+            lines += [f"#   {kind}" for kind in kinds]
     body = yamlio.dump(orders_document(view, []))
     return "\n".join(lines) + "\n" + body
 
@@ -105,11 +107,50 @@ def check_orders(view: ViewFile, orders_path: Path | str) -> list[Problem]:
     return orders_problems(doc, view.rules, expect, view.doc["state"])
 
 
-def reply_document(request: Mapping[str, Any], request_data: bytes, answer: Any) -> dict[str, Any]:
-    if not is_option(answer, request["options"]):
-        options = ", ".join(repr(option) for option in request["options"])
-        raise PbemError(Problem(f"answer {answer!r} is not one of the options", section=request["section"],
-                                legal=options))
+def option_names(request: Mapping[str, Any], ruleset: Ruleset[Any] | None = None) -> list[str | None]:
+    """The name of each option of a request: the ruleset's names, or the generic ones without it."""
+    return options.request_names(request, ruleset.option_name if ruleset is not None else None)
+
+
+def request_text(request: Mapping[str, Any], ruleset: Ruleset[Any] | None = None) -> str:
+    """A decision request as a player reads it: who is asked what, and every option with its number and name."""
+    head = {key: request[key] for key in ("game", "seq", "side", "topic", "section", "deadline") if key in request}
+    lines = [f"# decision {request.get('index', '?')} of seq {request.get('seq', '?')} for {request.get('side', '?')}"
+             f": {request.get('topic', '?')} (rule {request.get('section', '?')})",
+             yamlio.dump(head).rstrip("\n"),
+             yamlio.dump({"question": request.get("question", {})}).rstrip("\n"),
+             "# answer with the option's number, its name (after #), or the option itself:",
+             "options:"]
+    lines += [f"  {line}" for line in options.lines(request["options"], option_names(request, ruleset))]
+    return "\n".join(lines) + "\n"
+
+
+def answer_from_text(request: Mapping[str, Any], text: str, ruleset: Ruleset[Any] | None = None) -> Any:
+    """The option a typed answer means: its number, its name, or the option itself in YAML."""
+    named = option_names(request, ruleset)
+
+    def parse(typed: str) -> Any:
+        try:
+            return parse_answer(typed)
+        except PbemError:
+            return typed  # not YAML pbem reads: it can still be a name; if not, the refusal below says so
+
+    found, option = options.from_text(text, request["options"], named, parse)
+    if not found:
+        raise PbemError(Problem(f"answer {text.strip()!s} is not one of the options: give an option's number, its "
+                                "name or the option itself", section=request["section"],
+                                legal=options.summary(request["options"], named)))
+    return option
+
+
+def reply_document(request: Mapping[str, Any], request_data: bytes, answer: Any,
+                   ruleset: Ruleset[Any] | None = None) -> dict[str, Any]:
+    """The signed reply's document. `answer` may be an option, its name or its number; the reply holds the option."""
+    named = option_names(request, ruleset)
+    found, option = options.choose(answer, request["options"], named)
+    if not found:
+        raise PbemError(Problem(f"answer {options.show(answer)} is not one of the options", section=request["section"],
+                                legal=options.summary(request["options"], named)))
     return {
         "pbem": request["pbem"],
         "kind": "decision-reply",
@@ -117,7 +158,7 @@ def reply_document(request: Mapping[str, Any], request_data: bytes, answer: Any)
         "seq": request["seq"],
         "side": request["side"],
         "request": chance.file_hash(request_data),
-        "answer": answer,
+        "answer": option,
     }
 
 

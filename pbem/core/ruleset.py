@@ -17,8 +17,10 @@ from functools import lru_cache
 from importlib.metadata import entry_points
 from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
+from . import options as option_words
 from .chance import Dice, canonical_json
 from .errors import PbemError, Problem
+from .options import same_plain
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -93,14 +95,10 @@ class Decisions:
             raise DecisionNeeded(request)
         answer = self._answers[request.index]
         if not is_option(answer, request.options):
-            raise PbemError(Problem(f"answer {answer!r} is not one of the options", section=section,
-                                    legal=", ".join(repr(o) for o in request.options)))
+            named = option_words.names(request.options, topic)
+            raise PbemError(Problem(f"answer {option_words.show(answer)} is not one of the options", section=section,
+                                    legal=option_words.summary(request.options, named)))
         return answer
-
-
-def same_plain(a: Any, b: Any) -> bool:
-    """Equality that tells types apart: `true` is not the option 1, nor `"1"` the option 1."""
-    return canonical_json(a) == canonical_json(b)
 
 
 def is_option(answer: Any, options: Sequence[Any]) -> bool:
@@ -124,6 +122,9 @@ class Ruleset(ABC, Generic[Context]):
     id: ClassVar[str]
     version: ClassVar[str]
     title: ClassVar[str]
+    # The rule section that says which orders each phase takes: cited when an order is given in a
+    # phase that does not take its kind (None: such problems cite no section).
+    sequence_section: ClassVar[str | None] = None
 
     # --- set-up ---------------------------------------------------------------------------------
     @abstractmethod
@@ -183,6 +184,14 @@ class Ruleset(ABC, Generic[Context]):
         """One line per legal order kind in this phase, for the orders template's comments."""
         return []
 
+    def order_template(self, context: Context, view: State, side: str) -> list[str]:
+        """The orders template's comment lines for `side`, which owes orders now (the core asks no other).
+
+        Only what that side may order now: its order kinds with its own unit ids, and the legal hexes
+        where they are few, all read from its own view. The default lists `order_kinds` of the phase.
+        """
+        return self.order_kinds(self.phase(context, view))
+
     @abstractmethod
     def validate(self, context: Context, view: State, side: str, orders: list[Any]) -> list[Problem]:
         """Every rule violation in `orders`, judged from the side's own view state only.
@@ -213,6 +222,15 @@ class Ruleset(ABC, Generic[Context]):
     def bot_answer(self, request: Mapping[str, Any], seed: bytes) -> Any:
         """An answer to a decision request, from the request alone (so it needs no context)."""
         return request["options"][0]
+
+    # --- decisions ------------------------------------------------------------------------------
+    def option_name(self, topic: str, option: Any) -> str | None:
+        """A short name a player may answer with instead of the option (None: its number only).
+
+        Read from the request alone. The core drops a name two options share or one that reads as
+        a number of the list (`pbem.core.options`).
+        """
+        return option_words.default_name(option)
 
     # --- pictures and words ---------------------------------------------------------------------
     def picture(self, context: Context) -> Any:
@@ -263,6 +281,9 @@ class Rules:
 
     def bot_orders(self, view: State, side: str, seed: bytes) -> list[Any]:
         return self.ruleset.bot_orders(self.context, view, side, seed)
+
+    def order_template(self, view: State, side: str) -> list[str]:
+        return self.ruleset.order_template(self.context, view, side)
 
     def picture(self) -> Any:
         return self.ruleset.picture(self.context)

@@ -12,7 +12,9 @@ a decision under way, can change a byte of it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Mapping
 
+from . import options
 from .adjudicator import decision_files
 from .archive import Archive
 from .game import load_game
@@ -29,12 +31,25 @@ def status(game_dir: Path | str, *, public: bool = False) -> str:
     lines = [f"game {game.id} ({game.doc['ruleset']['id']} {game.doc['ruleset']['version']}), "
              f"sides: {', '.join(game.sides)}", f"adjudications done: {position.seq}"]
     if position.over():
-        lines.append(f"game over: {position.next()['result']}")
+        lines.append(f"game over: {result_text(position.next()['result'])}")
         return "\n".join(lines)
     lines.append(f"next: seq {position.next_seq}, phase {position.rules.phase(position.state)!r}")
     if public:
         return "\n".join(lines + _public_sides(position))
     return "\n".join(lines + _referee_sides(position, Archive(game_dir)))
+
+
+def result_text(result: Mapping[str, Any]) -> str:
+    """A game's result in words: `us wins: <reason> (rule 4.4)`; any other fields follow as `key value`."""
+    winner = result.get("winner")
+    text = f"{winner} wins" if winner else "no side wins"
+    if result.get("reason"):
+        text += f": {result['reason']}"
+    if result.get("section"):
+        text += f" (rule {result['section']})"
+    others = [f"{key} {options.show(value)}" for key, value in result.items()
+              if key not in ("winner", "reason", "section")]
+    return text + (f"; {', '.join(others)}" if others else "")
 
 
 def _public_sides(position: Position) -> list[str]:
@@ -69,7 +84,8 @@ def _referee_sides(position: Position, archive: Archive) -> list[str]:
         if record.reply_rel is None:
             state = "awaiting the reply"
         elif "/lapse-" in record.reply_rel:
-            state = f"lapsed (deadline passed; the rules' default {record.answer!r} applies): {record.reply_rel}"
+            state = (f"lapsed (deadline passed; the rules' default {options.show(record.answer)} applies): "
+                     f"{record.reply_rel}")
         else:
             state = f"answered in {record.reply_rel}"
         lines.append(f"  decision {index} for {record.side}: {record.request_rel}, {state}")

@@ -9,14 +9,14 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Callable
 
-from ..core.api import PbemError, noted_referee_key, signing
+from ..core.api import UsageError, noted_referee_key, require_game_dir, signing
 
 
 def _key_finder(explicit: str | None) -> Callable[[Path], signing.SigningKey]:
     def find(root: Path) -> signing.SigningKey:
         path = explicit or noted_referee_key(root)
         if not path:
-            raise PbemError(f"{root}: no referee key: pass --key KEY")
+            raise UsageError(f"{root}: no referee key: pass --key KEY")
         return signing.load_signing_key(Path(path))
     return find
 
@@ -30,12 +30,14 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from .urls import parse_url
 
     if bool(args.maildir) == bool(args.imap):
-        raise PbemError("give either --maildir DIR or --imap URL (with --smtp URL)")
+        raise UsageError("give either --maildir DIR or --imap URL (with --smtp URL)")
+    for root in args.game_dirs:
+        require_game_dir(root)
     inbox: Inbox
     sender: Sender
     if args.imap:
         if not args.smtp:
-            raise PbemError("--imap needs --smtp URL: the server the answers go out through")
+            raise UsageError("--imap needs --smtp URL: the server the answers go out through")
         inbox = ImapInbox(parse_url(args.imap, "imap"), poll_seconds=args.poll)
     else:
         inbox = MaildirInbox(Path(args.maildir), poll_seconds=min(args.poll, 5.0))
@@ -74,6 +76,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
 def cmd_post(args: argparse.Namespace) -> int:
     from .forum import write_post
 
+    require_game_dir(args.game_dir)
     text, written = write_post(args.game_dir, args.format, Path(args.out) if args.out else None, args.seq)
     if args.out:
         for path in written:
@@ -90,7 +93,8 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
                                    "blocks; each side gets receipts, errors, its views and reports at the address "
                                    "its game.yaml registers. Without --once it runs until stopped.")
     p.set_defaults(handler=cmd_judge)
-    p.add_argument("game_dirs", nargs="+", metavar="GAME_DIR")
+    p.add_argument("game_dirs", nargs="+", metavar="GAME_DIR", help="the game directories to run (each holds a "
+                   "game.yaml)")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--maildir", metavar="DIR", help="read mail from this Maildir (new/), the embedded default")
     source.add_argument("--imap", metavar="URL", help="imaps://USER@HOST[:PORT]/MAILBOX or imap://... (STARTTLS)")
@@ -108,7 +112,8 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
                        description="Write the public post of a turn: the events, rolls and parts of the position "
                                    "that every side's view shows, never more.")
     p.set_defaults(handler=cmd_post)
-    p.add_argument("game_dir")
-    p.add_argument("--format", choices=["markdown", "bbcode"], default="markdown")
+    p.add_argument("game_dir", metavar="GAME_DIR", help="the game directory (the folder holding game.yaml)")
+    p.add_argument("--format", choices=["markdown", "bbcode"], default="markdown",
+                   help="markdown (GitHub, Discourse) or bbcode (phpBB); default markdown")
     p.add_argument("--seq", type=int, help="which adjudication (default: the latest; 0: the start)")
     p.add_argument("--out", metavar="FILE", help="write the post here (and the map picture beside it)")

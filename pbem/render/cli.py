@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pbem.core.api import PbemError, yamlio
+from pbem.core.api import PbemError, UsageError, yamlio
 
 from . import map_svg, report_text
 
@@ -28,12 +28,37 @@ def png_bytes(svg: str) -> bytes:
     return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8")))
 
 
+def _outside_map(view: dict[str, Any], area: str) -> str | None:
+    """Why `--area` leaves a hex map, or None (a table checks its own area as it draws)."""
+    from pbem.geometry.hexgrid import Hex
+
+    from .adapters import Picture, adapter_for
+
+    adapter = adapter_for(view)
+    picture = adapter.picture(view) if adapter is not None else None
+    if not isinstance(picture, Picture):
+        return None
+    (c0, c1), (r0, r1) = picture.map.columns, picture.map.rows
+    first, _, second = area.partition("-")
+    for text in (first, second or first):
+        corner = Hex.parse(text.strip())
+        if not (c0 <= corner.col <= c1 and r0 <= corner.row <= r1):
+            return (f"--area {area}: {text.strip()} is outside the map, whose hexes run from columns {c0:02d}-{c1:02d} "
+                    f"and rows {r0:02d}-{r1:02d}")
+    return None
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     view = _load(args.view)
     try:
+        outside = _outside_map(view, args.area) if args.area else None
+        if outside:
+            raise UsageError(outside)
         svg = map_svg(view, area=args.area)
+    except PbemError:
+        raise
     except ValueError as error:
-        raise PbemError(str(error)) from None
+        raise UsageError(str(error)) from None
     out = Path(args.out) if args.out else Path(args.view).with_suffix(".svg")
     out.write_text(svg, encoding="utf-8")
     print(out)
@@ -60,5 +85,6 @@ def add_commands(subparsers: Any) -> None:
     render.set_defaults(handler=cmd_render)
     report = subparsers.add_parser("report", help="the last adjudication of a view in plain words")
     report.add_argument("view", help="a view file (turns/NNNN/SIDE.yaml)")
-    report.add_argument("--format", choices=("text", "markdown"), default="text")
+    report.add_argument("--format", choices=("text", "markdown"), default="text",
+                        help="plain text (default) or markdown")
     report.set_defaults(handler=cmd_report)

@@ -15,6 +15,7 @@ from pbem.core.ruleset import Decisions, Resolution, Ruleset, State, Submission
 from pbem.rulesets.kit.stacks import place
 
 from . import bots, fog, phases, sequence
+from .defensive_fire import HOLD
 from .context import PACKAGED_MAPS, SIDES, Context, checked_setup, prepare, scenario_setup, tables_schema
 from .orders import STANDING_SCHEMA, order_kinds, order_schema
 from .state import normalize
@@ -112,6 +113,11 @@ class Toc(Ruleset[Context]):
 
     def bot_answer(self, request: Mapping[str, Any], seed: bytes) -> Any:
         return bots.answer(request, seed)
+
+    def option_name(self, topic: str, option: Any) -> str | None:
+        if topic == "defensive_fire" and option == {}:
+            return HOLD  # 11.2: the whole-hex plan in which no defender fires
+        return super().option_name(topic, option)
 
     # --- pictures and words ---------------------------------------------------------------------
     def picture(self, context: Context) -> Any:
