@@ -321,6 +321,7 @@ def start(ruleset: Ruleset[Any], scenario: Mapping[str, Any]) -> tuple[Rules, St
 BUILTIN: dict[str, str] = {  # id -> "module:Class" of the shipped games
     "fbsm": "pbem.rulesets.fbsm:Fbsm",
     "toc": "pbem.rulesets.toc:Toc",
+    "bob": "pbem.rulesets.bob:Bob",
 }
 _loaded: dict[str, Ruleset[Any]] = {}
 _extra: dict[str, str] = {}

@@ -136,7 +136,6 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
     reroll = bool(order.get("reroll"))
     move: dict[str, Any] = {"type": "move", "side": side, "section": "5.0", "unit": uid,
                             "as": public_name(state, uid), "from": start, "path": [], "retreat": retreating}
-    events.append(move)
     started_in_melee = start is not None and bool(in_hex(ctx, state, start, other(side)))
     if started_in_melee:
         passed = check(ctx, state, dice, uid, kind="prof", section="5.0", events=events, prof=face.prof,
@@ -146,6 +145,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
         passed = check(ctx, state, dice, uid, kind="morale", section="5.1" if retreating else "5.0", events=events,
                        modifier=modifier, reroll=reroll, purpose="move")
     unit["used"] = True
+    events.append(move)  # after its check; the steps and the fire they draw fill it in below
     if not passed:
         move["ended"] = "failed its check"
         return

@@ -88,3 +88,13 @@ STANDING_SCHEMA: dict[str, Any] = {
                                                            "actions (default skip: no mail)"},
     },
 }
+
+
+def template(available: list[str], phase: str, area: list[str]) -> list[str]:
+    """The template's lines for the side that owes orders: its order kinds, then its own units that may act."""
+    lines = order_kinds(phase)
+    if phase == "setup":
+        lines.append(f"your set-up area: {', '.join(area)}")
+    elif available:
+        lines.append(f"your units that may still be Used: {', '.join(available)}")
+    return lines

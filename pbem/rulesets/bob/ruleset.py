@@ -11,7 +11,8 @@ from pbem.core.ruleset import Decisions, Resolution, Ruleset, State, Submission
 
 from . import bots, fog, phases, sequence
 from .context import SCENARIO_SCHEMA, SIDES, Context, checked_setup, prepare, tables_schema
-from .orders import STANDING_SCHEMA, order_kinds, order_schema
+from .board import Board
+from .orders import STANDING_SCHEMA, order_kinds, order_schema, template
 from .state import normalize
 
 
@@ -65,6 +66,11 @@ class Bob(Ruleset[Context]):
     def order_kinds(self, phase: str) -> list[str]:
         return order_kinds(phase)
 
+    def order_template(self, context: Context, view: State, side: str) -> list[str]:
+        board = Board.from_view(view)
+        available = [uid for uid in sorted(board.own) if board.available(context, uid)]
+        return template(available, str(view["phase"]), list(context.setup_area(side)))
+
     def validate(self, context: Context, view: State, side: str, orders: list[Any]) -> list[Problem]:
         return phases.validate(context, view, side, orders)
 
@@ -82,3 +88,9 @@ class Bob(Ruleset[Context]):
     # --- bots -----------------------------------------------------------------------------------
     def bot_orders(self, context: Context, view: State, side: str, seed: bytes) -> list[Any]:
         return bots.orders(context, view, side, seed)
+
+    # --- pictures and words ---------------------------------------------------------------------
+    def picture(self, context: Context) -> Any:
+        from .picture import BobAdapter  # imported on use: drawing is not needed to adjudicate
+
+        return BobAdapter(context)
