@@ -145,7 +145,10 @@ def test_results_carry_view_report_map_and_the_referee_copy(tmp_path: Path,
 # --- the judge's folders are Maildir++ folders --------------------------------------------------
 
 try:  # the IMAP test module's Dovecot (it skips itself without aiosmtpd, a test dependency)
-    from tests.test_mail_imap import DOVECOT, Dovecot, dovecot  # noqa: F401  (dovecot: the fixture)
+    from tests.test_mail_imap import DOVECOT, Dovecot
+    from tests.test_mail_imap import dovecot as imap_dovecot
+
+    dovecot = imap_dovecot  # the module-scoped fixture, used here under its own name
 except pytest.skip.Exception:  # pragma: no cover
     DOVECOT = None
 

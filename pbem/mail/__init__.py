@@ -19,7 +19,9 @@ Small modules, one job each:
     imap        the IMAP transport (TLS/STARTTLS, login, IDLE where offered)
     smtp        the SMTP sender (TLS/STARTTLS, login)
     judge       the loop: mail in, adjudicate, answers and results out
-    forum       the public (spectator) post of a turn, as markdown or bbcode
+    forum       the public (spectator) facts of a turn, and the post written with its map
+    post        the post's words: the report's sentences, a short public position, what to check
+    markup      Markdown (GitHub, Discourse) and BBCode (phpBB's default tags)
     bots        bot players that play by mail (tests and demos)
     cli         `pbem judge` and `pbem post`
 """

@@ -24,19 +24,22 @@ from pathlib import Path
 from typing import Any
 
 from ..core.api import (STANDING_KEY, ArchiveView, PbemError, Rules, State, file_hash, load_game, public_next,
-                        rules_for, seq_dir, turn_record, yamlio)
+                        rules_for, seq_dir, turn_record)
 from .compose import Part
 from .deadlines import schedule
-from .report import event_line, map_picture, next_line
+from .markup import FORMATS
+from .post import render
+from .report import map_picture
 from .state import JudgeState, iso
-
-FORMATS = ("markdown", "bbcode")
 
 
 @dataclass(frozen=True)
 class PublicTurn:
     game: str
-    ruleset: str
+    ruleset: str  # its id
+    version: str  # as the views name it (ruleset.version)
+    title: str  # the ruleset's title: the game's name
+    sides: list[str]
     seq: int
     phases: list[str]
     events: list[dict[str, Any]]
@@ -50,9 +53,10 @@ class PublicTurn:
     deadline: str | None
 
     def spectator_doc(self) -> dict[str, Any]:
-        """The post's content shaped like a view (side `spectators`), for a map renderer."""
-        return {"pbem": 2, "kind": "view", "game": self.game, "seq": self.seq, "side": "spectators",
-                "phases": self.phases, "events": self.events, "state": self.state, "next": self.next,
+        """The post's content shaped like a view (side `spectators`), for the words and the map of pbem.render."""
+        return {"pbem": 2, "kind": "view", "game": self.game, "ruleset": {"id": self.ruleset, "version": self.version},
+                "seq": self.seq, "side": "spectators", "phases": self.phases, "events": self.events,
+                "state": self.state, "next": self.next,
                 "dice": {"seed": self.seed, "phase_seed": self.phase_seed, "rolls": self.rolls}}
 
 
@@ -96,78 +100,39 @@ def public_turn(game_dir: Path | str, seq: int | None = None) -> PublicTurn:
     opened = JudgeState(game_dir).opened(seq + 1) if plan and deadline is None else None
     if plan and opened and "result" not in turn["next"]:
         deadline = iso(plan.due_at(opened))
-    return PublicTurn(game.id, f"{ruleset.id} {ruleset.version}", seq, list(turn["phases"]),
-                      public_events(rules, turn["events"], sides), public_rolls(turn["dice"]["rolls"], sides),
-                      public_state(rules, state, sides), public_next(turn["next"]), master_hash,
-                      turn["dice"].get("seed"), turn["dice"].get("phase_seed"), orders, deadline)
+    return PublicTurn(game.id, ruleset.id, ruleset.version, getattr(ruleset, "title", ruleset.id), list(sides), seq,
+                      list(turn["phases"]), public_events(rules, turn["events"], sides),
+                      public_rolls(turn["dice"]["rolls"], sides), public_state(rules, state, sides),
+                      public_next(turn["next"]), master_hash, turn["dice"].get("seed"), turn["dice"].get("phase_seed"),
+                      orders, deadline)
 
 
 def picture(turn: PublicTurn) -> Part | None:
+    """The public map (pbem.render on the spectator document), or None when the ruleset draws none."""
     return map_picture(turn.spectator_doc(), f"{turn.game}-{seq_dir(turn.seq)}-public-map")
 
 
-def render(turn: PublicTurn, fmt: str, picture_name: str | None = None) -> str:
+def write_post(game_dir: Path | str, fmt: str, out: Path | None = None, seq: int | None = None) -> tuple[str, list[Path]]:
+    """The post's text, and the files written: with `out`, the post and, where the ruleset draws
+    one, the public map beside it (the post shows it by that name)."""
     if fmt not in FORMATS:
         raise PbemError(f"format {fmt!r}: use one of {', '.join(FORMATS)}")
-    md = fmt == "markdown"
-
-    def bold(text: str) -> str:
-        return f"**{text}**" if md else f"[b]{text}[/b]"
-
-    def code(text: str) -> str:
-        return f"`{text}`" if md else f"[font=monospace]{text}[/font]"
-
-    def bullets(items: list[str]) -> list[str]:
-        if md:
-            return [f"- {item}" for item in items]
-        return ["[list]"] + [f"[*]{item}" for item in items] + ["[/list]"]
-
-    def block(text: str) -> list[str]:
-        return (["```yaml", text.rstrip("\n"), "```"] if md else ["[code]", text.rstrip("\n"), "[/code]"])
-
-    phases = f" ({', '.join(turn.phases)})" if turn.phases else ""
-    title = f"{turn.game}: " + (f"adjudication {turn.seq}{phases}" if turn.seq else "the starting position")
-    lines = [f"## {title}" if md else f"[size=150][b]{title}[/b][/size]", "",
-             f"Game {turn.game}, {turn.ruleset}. What every side may see; each side's own view tells it more."]
-    if picture_name:
-        lines += ["", f"![map of {turn.game}, {turn.seq}]({picture_name})" if md else f"[img]{picture_name}[/img]",
-                  f"(map: {picture_name})"]
-    if turn.events:
-        lines += ["", bold("What everyone saw")] + bullets([event_line(event) for event in turn.events])
-    if turn.rolls:
-        lines += ["", bold("Public rolls")]
-        lines += bullets([f"#{roll['i']}: {roll['value'] + 1} on 1-{roll['n']} ({roll['for']})"
-                          for roll in turn.rolls])
-    if turn.state:
-        lines += ["", bold("The public position")] + block(yamlio.dump(turn.state))
-    lines += ["", bold(next_line(turn.next))]
-    if turn.deadline:
-        lines.append(f"Deadline: {turn.deadline} (UTC).")
-    if turn.master_hash:
-        lines += ["", bold("To check"), f"Master turn file: {code(turn.master_hash)}; seed {code(str(turn.seed))}; "
-                  f"phase seed {code(str(turn.phase_seed))}."]
-        lines += bullets([f"{entry['side']}: " + (code(entry["hash"]) if "hash" in entry else entry["status"])
-                          for entry in turn.orders])
-    if "result" not in turn.next:
-        lines += ["", "Post your orders in this thread as an armored block: "
-                  f"{code('pbem sign orders.yaml --key YOUR_KEY --armor')}. Only the signature counts; "
-                  "quoting a block in a reply does no harm."]
-    return "\n".join(lines) + "\n"
-
-
-def write_post(game_dir: Path | str, fmt: str, out: Path | None = None, seq: int | None = None) -> tuple[str, list[Path]]:
-    """The post's text, and the files written (the post itself with `out`, and the map picture if drawn)."""
     turn = public_turn(game_dir, seq)
     written: list[Path] = []
-    part = picture(turn)
     name = None
-    if part is not None and out is not None:
-        path = out.parent / part.name
-        path.write_bytes(part.data)
-        written.append(path)
-        name = part.name
+    if out is not None:
+        part = picture(turn)
+        if part is not None:
+            path = out.parent / part.name
+            path.write_bytes(part.data)
+            written.append(path)
+            name = part.name
     text = render(turn, fmt, name)
     if out is not None:
         out.write_text(text, encoding="utf-8")
         written.insert(0, out)
     return text, written
+
+
+__all__ = ["PublicTurn", "picture", "public_events", "public_rolls", "public_state", "public_turn", "render",
+           "write_post"]

@@ -7,9 +7,10 @@ that fails in drawing or wording is a bug and is raised, never swallowed.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .. import render
+from ..render.adapters import adapter_for
 from ..render.words import event_line, next_line
 from .compose import Part
 
@@ -17,6 +18,20 @@ from .compose import Part
 def text_report(view: Mapping[str, Any]) -> str:
     """The view's last adjudication in plain words (`pbem.render.report_text`)."""
     return render.report_text(dict(view))
+
+
+def event_sentences(view: Mapping[str, Any]) -> list[str]:
+    """Each event of the view as `pbem report` says it: its ruleset's sentence (citing the rule
+    section) where the picture adapter has one, else the generic line."""
+    adapter = adapter_for(view)
+    return [(adapter.sentence(event, view) if adapter else None) or event_line(event)
+            for event in view.get("events") or []]
+
+
+def side_names(view: Mapping[str, Any], sides: Sequence[str]) -> dict[str, str]:
+    """How the view's ruleset writes each side's name ("US", "German"); the id itself without pictures."""
+    adapter = adapter_for(view)
+    return {side: adapter.side_name(side) if adapter else side for side in sides}
 
 
 def map_picture(view: Mapping[str, Any], stem: str) -> Part | None:
@@ -27,4 +42,4 @@ def map_picture(view: Mapping[str, Any], stem: str) -> Part | None:
     return Part(f"{stem}.svg", svg.encode("utf-8"), "image/svg+xml")
 
 
-__all__ = ["event_line", "map_picture", "next_line", "text_report"]
+__all__ = ["event_line", "event_sentences", "map_picture", "next_line", "side_names", "text_report"]
