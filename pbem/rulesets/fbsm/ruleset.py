@@ -16,7 +16,7 @@ from pbem.core.ruleset import Decisions, Event, Resolution, Ruleset, State, Subm
 
 from . import bots, fog, phases, sequence
 from .context import DEFAULT_MAP, PACKAGED_MAPS, SIDES, Context, prepare, setup_of, tables_schema
-from .orders import STANDING_SCHEMA, order_kinds, order_schema
+from .orders import STANDING_SCHEMA, order_kinds, order_schema, order_template
 from .state import NO_EFFECTS, NO_ONCE, normalize
 
 
@@ -24,6 +24,7 @@ class Fbsm(Ruleset[Context]):
     id = "fbsm"
     version = "3"  # 3: german-placement always awaits the German (no `placement: auto`)
     title = "First Blood: Second Marne, 15 July 1918"
+    sequence_section = "5.1"
 
     # --- set-up ---------------------------------------------------------------------------------
     def sides(self, scenario: Mapping[str, Any]) -> list[str]:
@@ -88,6 +89,9 @@ class Fbsm(Ruleset[Context]):
 
     def order_kinds(self, phase: str) -> list[str]:
         return order_kinds(phase)
+
+    def order_template(self, context: Context, view: State, side: str) -> list[str]:
+        return order_template(context, view, side)
 
     def validate(self, context: Context, view: State, side: str, orders: list[Any]) -> list[Problem]:
         return phases.validate(context, view, side, orders)

@@ -1,10 +1,19 @@
-"""The orders vocabulary: JSON Schemas per phase, the standing answers, and the template hints."""
+"""The orders vocabulary: JSON Schemas per phase, the standing answers, and the template hints.
+
+`order_template` writes the template's hints for the side that owes orders, from its own view:
+its stacks by hex, the German units that may enter now and where, its artillery and the enemy
+hexes in its reach, the hexes it may melee.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
-from .sequence import SEQUENCES
+from pbem.core.listing import capped, compact
+
+from .board import Board
+from .context import Context
+from .sequence import SEQUENCES, kind as phase_kind, owner
 
 HEX = {"type": "string", "pattern": "^[0-9]{4}$"}
 UNIT = {"type": "string", "pattern": "^[GB]-[A-Z0-9]+$"}
@@ -72,6 +81,93 @@ def order_kinds(phase: str) -> list[str]:
              "british-first": ["sequence", "move", "top", "bombard", "melee", "next_phase"],
              "british-second": ["move", "top", "bombard", "melee"]}.get(phase, [])
     return [HINTS[name] for name in names] + ([HINTS["concede"]] if names else [])
+
+
+# --- the template: what one side may order now, from its view -------------------------------------
+
+def order_template(ctx: Context, view: Mapping[str, Any], side: str) -> list[str]:
+    """The hints for `side` in the view's phase (none when the other side gives the orders)."""
+    phase = str(view["phase"])
+    if owner(phase) != side or view.get("result"):
+        return []
+    board = Board.from_view(ctx, view)
+    if phase == "british-first":  # 5.3: the sequence chosen in these orders says what this phase is
+        return ([HINTS["sequence"], "with move-fight (the default) or move-move, movement orders:"]
+                + [f"  {line}" for line in _movement(ctx, board)]
+                + ["with fight-move or fight-fight, combat orders:"]
+                + [f"  {line}" for line in _combat(ctx, board)]
+                + [_next_phase_hint(phase), HINTS["concede"]])
+    if phase_kind(phase, view.get("sequence")) == "combat":
+        return _combat(ctx, board) + [HINTS["concede"]]
+    return _movement(ctx, board) + ([_next_phase_hint(phase)] if phase in NEXT_OF else []) + [HINTS["concede"]]
+
+
+def _next_phase_hint(phase: str) -> str:
+    return (f"{{next_phase: [...]}}   last order: the orders of {NEXT_OF[phase]} too, checked against the positions "
+            "after this movement (saves a mail exchange)")
+
+
+def _movement(ctx: Context, board: Board) -> list[str]:
+    stacks = {hex_id: sorted(units) for hex_id, units in sorted(board.own_stacks().items()) if hex_id}
+    lines = []
+    if stacks:
+        hex_id, units = next(iter(stacks.items()))
+        lines.append(f'{{move: [{", ".join(units)}], path: ["{ctx.hexes.neighbours(hex_id)[0]}", ...], march: true}}   '
+                     "units that began the phase in one stack move together through the hexes listed (9.5); "
+                     "march: true for march mode (9.20)")
+        lines.append("your stacks: " + capped([f"{h} {'+'.join(us)}" for h, us in stacks.items()], 30))
+    entering = _entering(ctx, board)
+    if entering:
+        lines.append("may enter now, the path starting at the entry hex (8.2-8.4): " + "; ".join(entering))
+    if board.side == "british":
+        first = int(ctx.tables["exit_from_turn"])
+        when = "now" if board.turn >= first else f"from turn {first}"
+        lines.append(f'a path ending "off" leaves the map by a British exit hex ({when}, 4.4): '
+                     f"{', '.join(ctx.hexes.set('exit'))}")
+    tall = [units for units in stacks.values() if len(units) > 1]
+    if tall:
+        lines.append(f"{{top: {tall[0][-1]}}}   put a unit on top of its stack: the enemy sees only the top unit "
+                     f"(6.6); your stacks of two or more: {capped(['+'.join(us) for us in tall], 12)}")
+    return lines or ["none of your units is on the map or may enter now: send orders: []"]
+
+
+def _entering(ctx: Context, board: Board) -> list[str]:
+    """German units off the map whose entry turn has come, grouped by their entry hexes (8.2)."""
+    by_hexes: dict[tuple[str, ...], list[str]] = {}
+    for uid, unit in sorted(board.own.items()):
+        entry = ctx.entry_for(uid)
+        if unit["status"] == "container" and entry is not None and entry.turn <= board.turn:
+            by_hexes.setdefault(tuple(entry.hexes), []).append(uid)
+    return [f"{compact(units)} by {' or '.join(hexes)}" for hexes, units in sorted(by_hexes.items())]
+
+
+def _combat(ctx: Context, board: Board) -> list[str]:
+    on_map = sorted(uid for uid in board.own if board.on_map(uid))
+    gunners: dict[str, list[str]] = {}  # enemy hex -> own artillery within range of it
+    fighters: dict[str, list[str]] = {}  # enemy hex -> own infantry and cavalry next to it
+    for uid in on_map:
+        counter, here = ctx.counters[uid], str(board.hex_of(uid))
+        for target in sorted(board.enemy):
+            if counter.artillery and ctx.hexes.distance(here, target) <= counter.range:
+                gunners.setdefault(target, []).append(uid)
+            if counter.melee_capable and ctx.hexes.adjacent(here, target):
+                fighters.setdefault(target, []).append(uid)
+    lines = []
+    if gunners:
+        target, units = sorted(gunners.items())[0]
+        artillery = sorted({uid for near in gunners.values() for uid in near})
+        lines += [f'{{bombard: "{target}", with: [{units[0]}], losses: [...]}}   artillery at an enemy hex in its range '
+                  "and sight, spotted by a unit next to it (10.x); `losses` ranks the enemy units you want hit (10.9)",
+                  f"enemy hexes within range of your artillery ({compact(artillery)}): {capped(sorted(gunners))}"]
+    if fighters:
+        target, units = sorted(fighters.items())[0]
+        lines += [f'{{melee: "{target}", with: [{", ".join(units)}], losses: [...], advance: [...]}}   infantry and '
+                  "cavalry next to an enemy hex (12.x); `losses` ranks your own units for losses (12.12), `advance` "
+                  "who enters the hex if it is emptied, `then: HEX` a second hex (12.13); bombardments come first (5.2)",
+                  "enemy hexes next to your infantry and cavalry: "
+                  + capped([f"{hex_id} ({compact(units)})" for hex_id, units in sorted(fighters.items())], 12)]
+    return lines or ["no enemy hex is within range of your artillery or next to your infantry and cavalry: send "
+                     "orders: []"]
 
 
 DEFAULTS = {

@@ -15,9 +15,9 @@ from pbem.core.ruleset import Decisions, Resolution, Ruleset, State, Submission
 from pbem.rulesets.kit.stacks import place
 
 from . import bots, fog, phases, sequence
-from .defensive_fire import HOLD
 from .context import PACKAGED_MAPS, SIDES, Context, checked_setup, prepare, scenario_setup, tables_schema
-from .orders import STANDING_SCHEMA, order_kinds, order_schema
+from .defensive_fire import HOLD
+from .orders import STANDING_SCHEMA, order_kinds, order_schema, order_template
 from .state import normalize
 
 
@@ -25,6 +25,7 @@ class Toc(Ruleset[Context]):
     id = "toc"
     version = "3"
     title = "The Old Contemptibles: The Battle of Mons, 1914"
+    sequence_section = "5.2"
 
     # --- set-up ---------------------------------------------------------------------------------
     def sides(self, scenario: Mapping[str, Any]) -> list[str]:
@@ -92,6 +93,9 @@ class Toc(Ruleset[Context]):
 
     def order_kinds(self, phase: str) -> list[str]:
         return order_kinds(phase)
+
+    def order_template(self, context: Context, view: State, side: str) -> list[str]:
+        return order_template(context, view, side)
 
     def validate(self, context: Context, view: State, side: str, orders: list[Any]) -> list[Problem]:
         return phases.validate(context, view, side, orders)
