@@ -212,9 +212,10 @@ class World:
                 env={"SSH_ASKPASS": str(self.base / "askpass"), "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": ":0"})
 
 
-@pytest.fixture()
-def world(tmp_path: Path) -> World:
-    bin_dir = tmp_path / "bin"
+def shell_env(base: Path) -> dict[str, str]:
+    """The environment the walkthroughs' shell steps run in: `pbem` on the PATH (this checkout's),
+    `openssl` where its CLI is missing, no SSH agent, no PBEM_ settings and no display."""
+    bin_dir = base / "bin"
     bin_dir.mkdir()
     pbem = bin_dir / "pbem"
     pbem.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pbem "$@"\n')
@@ -224,15 +225,19 @@ def world(tmp_path: Path) -> World:
         openssl.write_text(f'#!/bin/sh\n[ "$*" = "rand -hex 32" ] || exit 2\n'
                            f'exec "{sys.executable}" -c "import secrets; print(secrets.token_hex(32))"\n')
         openssl.chmod(0o755)
-    askpass = tmp_path / "askpass"
-    askpass.write_text(f"#!/bin/sh\necho '{BLUE_PASSPHRASE}'\n")
-    askpass.chmod(0o755)
     env = {key: value for key, value in os.environ.items() if not key.startswith(("SSH_", "PBEM_"))}
     env.pop("DISPLAY", None)
     env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '/usr/bin:/bin')}",
-               PYTHONPATH=f"{REPO}{os.pathsep}{env.get('PYTHONPATH', '')}".rstrip(os.pathsep),
-               PBEM_RULESETS="duel=tests.rulesets.duel:Duel")
-    world = World(tmp_path, env)
+               PYTHONPATH=f"{REPO}{os.pathsep}{env.get('PYTHONPATH', '')}".rstrip(os.pathsep))
+    return env
+
+
+@pytest.fixture()
+def world(tmp_path: Path) -> World:
+    askpass = tmp_path / "askpass"
+    askpass.write_text(f"#!/bin/sh\necho '{BLUE_PASSPHRASE}'\n")
+    askpass.chmod(0o755)
+    world = World(tmp_path, shell_env(tmp_path) | {"PBEM_RULESETS": "duel=tests.rulesets.duel:Duel"})
     for folder in (world.referee, world.player("red"), world.player("blue")):
         folder.mkdir()
     return world

@@ -11,17 +11,16 @@ the two cannot drift apart.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from pbem.core import chance, yamlio
+from tests.test_openssh_player import World, shell_env
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs OpenSSH's ssh-keygen "
                                 "(Debian: apt-get install openssh-client)")
@@ -62,50 +61,36 @@ def walkthrough(readme: str) -> list[Step]:
 
 @dataclass
 class Folks:
-    base: Path
-    env: dict[str, str]
+    """The referee's folder (a stand-in for a clone, with `pbem`) and the German player's (OpenSSH only)."""
+
+    world: World
 
     @property
     def referee(self) -> Path:
-        return self.base / "referee"
+        return self.world.referee
 
     @property
     def player(self) -> Path:
-        return self.base / "german"
+        return self.world.player("german")
 
     @property
     def game(self) -> Path:
-        return self.referee / "game"
+        return self.world.game
+
+    @property
+    def base(self) -> Path:
+        return self.world.base
 
     def run(self, step: Step) -> subprocess.CompletedProcess[str]:
-        cwd = self.player if step.who == "Player" else self.referee
-        done = subprocess.run(["bash", "-euo", "pipefail", "-c", step.script], cwd=cwd, env=self.env,
-                              capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, f"in {cwd}:\n{step.script}\nexit {done.returncode}\n{done.stdout}\n{done.stderr}"
-        return done
+        return self.world.sh(step.script, self.player if step.who == "Player" else self.referee)
 
-    def mail(self, src: Path, dst: Path, *, sig: bool = True) -> None:
-        shutil.copyfile(src, dst)
-        if sig:
-            shutil.copyfile(src.with_name(src.name + ".sig"), dst.with_name(dst.name + ".sig"))
+    def mail(self, src: Path, dst: Path) -> None:
+        self.world.mail(src, dst.parent, dst.name)
 
 
 @pytest.fixture()
 def folks(tmp_path: Path) -> Folks:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    pbem = bin_dir / "pbem"
-    pbem.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pbem "$@"\n')
-    pbem.chmod(0o755)
-    if shutil.which("openssl") is None:  # the walkthrough's entropy; a stand-in where OpenSSL's CLI is missing
-        openssl = bin_dir / "openssl"
-        openssl.write_text(f'#!/bin/sh\n[ "$*" = "rand -hex 32" ] || exit 2\n'
-                           f'exec "{sys.executable}" -c "import secrets; print(secrets.token_hex(32))"\n')
-        openssl.chmod(0o755)
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("SSH_", "PBEM_"))}
-    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '/usr/bin:/bin')}",
-               PYTHONPATH=f"{REPO}{os.pathsep}{env.get('PYTHONPATH', '')}".rstrip(os.pathsep))
-    folks = Folks(tmp_path, env)
+    folks = Folks(World(tmp_path, shell_env(tmp_path)))
     folks.player.mkdir()
     (folks.referee / "samples" / "toc").mkdir(parents=True)
     shutil.copyfile(REPO / SCENARIO, folks.referee / SCENARIO)
@@ -180,4 +165,4 @@ def test_a_changed_view_fails_the_players_check(folks: Folks) -> None:
     view = folks.player / "german.yaml"
     view.write_bytes(view.read_bytes().replace(b"seq: 0", b"seq: 1", 1))
     with pytest.raises(AssertionError, match="exit"):
-        folks.run(trust)
+        folks.run(trust)  # World.sh raises on a failing step
