@@ -4,7 +4,7 @@ Everything drawn or said comes from the view (`fog.view`): own units in full; th
 exactly as the view lists them (a unit face up with its type and markers, a conceal marker as its
 name with its Used and Op Fire markers only); the foxholes, the objectives and who holds them.
 The board is the printed map with the scenario's special terrain (14.0): orchard hexes drawn as
-orchards, dike road hexes with a `dike-road` feature.
+orchards, dike road hexes with the map's `dike` feature.
 
 Markers are tokens beside the counters, each naming its unit in its tooltip and `data-unit`:
 suppression (S1 yellow, S2 red: 7.0), Used (U) and Op Fire (OF) (4.0), a CP spent (CP, 3.0); an
@@ -27,6 +27,7 @@ from .context import SIDES, Context, other
 
 SIDE_NAMES = {"american": "American", "german": "German"}
 SYMBOLS = {"squad": "infantry", "wt": "hw"}  # the counter's symbol by unit kind (2.0); a decoy gets none
+DIKE = "dike"  # the hex feature a map marks dike road hexes with (14.0)
 ROUT = "move"  # the overlay kind a rout is drawn as (the drawing has no kind of its own for it)
 PHASE_NAMES = {"setup": "Set-up", "preturn": "Pre-turn", "operations": "Operations", "rout": "Rout",
                "melee": "Melee", "recovery": "Recovery"}
@@ -60,7 +61,7 @@ def short_name(type_name: str) -> str:
 
 
 def display_map(ctx: Context) -> HexMap:
-    """The printed map with the scenario's orchards as terrain and its dike road as a feature (14.0),
+    """The printed map with the scenario's orchards as terrain and its dike road hexes as `dike` (14.0),
     built once per context (the drawing keeps a map's static layers while the same map object comes back)."""
     found = ctx.cache.get("picture-map")
     if isinstance(found, HexMap):
@@ -72,10 +73,10 @@ def display_map(ctx: Context) -> HexMap:
         terrain[Hex.parse(hex_id)] = "orchard"
     for hex_id in ctx.dikes:
         h = Hex.parse(hex_id)
-        if "dike-road" not in features.get(h, ()):
-            features[h] = (*features.get(h, ()), "dike-road")
-    shown = printed if not ctx.orchards and not ctx.dikes else \
-        dataclasses.replace(printed, hex_terrain=terrain, hex_features=features)
+        if DIKE not in features.get(h, ()):
+            features[h] = (*features.get(h, ()), DIKE)
+    changed = terrain != printed.hex_terrain or features != printed.hex_features
+    shown = dataclasses.replace(printed, hex_terrain=terrain, hex_features=features) if changed else printed
     ctx.cache["picture-map"] = shown
     return shown
 
