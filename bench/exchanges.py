@@ -27,7 +27,7 @@ from pbem.core import yamlio  # noqa: E402
 from pbem.core.adjudicator import adjudicate  # noqa: E402
 from pbem.core.game import load_game  # noqa: E402
 from pbem.core.position import current_position  # noqa: E402
-from pbem.core.ruleset import get as get_ruleset  # noqa: E402
+from pbem.core.ruleset import get as get_ruleset, shipped  # noqa: E402
 
 
 def ask_everything(ruleset_id: str) -> dict[str, object]:
@@ -66,7 +66,7 @@ def play(ruleset_id: str, workdir: Path, secret: bytes, ask: bool = False) -> li
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=3)
-    parser.add_argument("--rulesets", default="fbsm,toc")
+    parser.add_argument("--rulesets", default=",".join(shipped()))
     parser.add_argument("--ask", action="store_true", help="every side answers `ask` to every decision it can")
     args = parser.parse_args()
     rows = []
