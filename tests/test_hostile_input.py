@@ -330,8 +330,8 @@ def test_reply_naming_an_unknown_request_while_one_is_pending(decision_table: Ta
 
 def test_reply_with_an_answer_not_offered(decision_table: Table) -> None:
     path = decision_table.file("reply.yaml", reply("red", request_hash(decision_table), "run-away"), "red")
-    decision_table.refused(path, "reply.yaml:7:", "at answer:", "'run-away' is not one of the options",
-                           "legal: 'stand', 'shift-left', 'shift-right'", "F3")
+    decision_table.refused(path, "reply.yaml:7:", "at answer:", "answer run-away is not one of the options",
+                           "legal: 1: stand; 2: shift-left; 3: shift-right", "F3")
 
 
 def test_reply_signed_by_the_wrong_side(decision_table: Table) -> None:

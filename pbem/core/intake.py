@@ -19,7 +19,7 @@ from .archive import Archive, receipt_rel, seq_dir
 from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError
 from .game import Game, load_game, noted_referee_key
 from .orders import orders_problems
-from .position import Position, current_position
+from .position import Position, current_position, orders_deadline
 from .ruleset import is_option
 from .schemafiles import load_schema
 from .views import view_state
@@ -167,9 +167,12 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
                    candidate: Candidate, referee: Referee, store: bool) -> Receipt:
     rules = position.rules
     expect = position.expectation(signer)
+    archive = Archive(game.root)
+    late = _after_its_turn(game, archive, doc, data, signer, expect.seq, referee.received)
+    if late is not None:
+        raise OrdersError(late)
     OrdersError.collect(orders_problems(doc, rules, expect, view_state(rules, position.state, signer), signer))
     _same_protocol(game, doc)
-    archive = Archive(game.root)
     mine = [rel for side, _, rel in archive.orders_files(expect.seq) if side == signer]
     same = _copies(archive, mine, (data,))
     if same and same[-1] != mine[-1]:
@@ -198,6 +201,27 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
     have = {side for side, _, _ in archive.orders_files(expect.seq)} | {signer}
     return Receipt(signer, "orders", expect.seq, rel, chance.file_hash(data),
                    tuple(side for side in expect.awaiting if side not in have), replaces, signed)
+
+
+def _after_its_turn(game: Game, archive: Archive, doc: yamlio.Document, data: bytes, signer: str, awaited: int,
+                    received: str) -> Problem | None:
+    """Orders of the signer for an adjudication already done: a copy of a file it took then, or late orders."""
+    seq = doc.data.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq < awaited or doc.data.get("side") != signer:
+        return None
+    taken = _copies(archive, [rel for side, _, rel in archive.orders_files(seq) if side == signer], (data,))
+    if taken:
+        return doc.problem(f"seq {seq} is an old file (replayed?): the game awaits seq {awaited} (this very file is "
+                           f"{taken[-1]}, taken for seq {seq}, which has been adjudicated)", ("seq",),
+                           section="docs/protocol.md §4", legal=str(awaited))
+    deadline = orders_deadline(game, seq)
+    if deadline is not None and clock.later_than(received, deadline):
+        return doc.problem(f"these orders for seq {seq} arrived at {received}, after its deadline {deadline}: seq "
+                           f"{seq} was adjudicated without them, and the game now awaits seq {awaited}", ("seq",),
+                           section="docs/protocol.md §4a", legal=f"orders for seq {awaited}, built on your latest view")
+    return doc.problem(f"these orders for seq {seq} came after seq {seq} was adjudicated: they are too late, and the "
+                       f"game now awaits seq {awaited}", ("seq",), section="docs/protocol.md §4",
+                       legal=f"orders for seq {awaited}, built on your latest view")
 
 
 def _same_protocol(game: Game, doc: yamlio.Document) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import schemas, yamlio
+from . import order_shapes, schemas, yamlio
 from .errors import Problem
 from .ruleset import Rules
 from .schemafiles import load_schema, orders_schema
@@ -36,7 +36,11 @@ class Expectation:
 
 
 def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | None = None) -> list[Problem]:
-    """The game/seq/side/phase/ack checks of docs/protocol.md §4, each naming the field."""
+    """The game/seq/side/phase/ack checks of docs/protocol.md §4, each naming the field.
+
+    A file signed with another side's key is judged on that alone: the side's seq, phase and ack
+    checks would compare it with the wrong side's expectation and say nothing useful.
+    """
     data = doc.data
     found: list[Problem] = []
 
@@ -47,10 +51,11 @@ def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | N
         wrong("game", f"these orders are for game {data['game']!r}, not {expect.game!r}", expect.game)
     if signer is not None and data["side"] != signer:
         wrong("side", f"the file says side {data['side']!r} but is signed with {signer}'s key", signer)
-    elif data["side"] != expect.side:
+        return found
+    if data["side"] != expect.side:
         wrong("side", f"side {data['side']!r} is not {expect.side!r}", expect.side)
     if data["seq"] != expect.seq:
-        age = "an old file (replayed?)" if data["seq"] < expect.seq else "ahead of the game"
+        age = "for an adjudication already done" if data["seq"] < expect.seq else "ahead of the game"
         wrong("seq", f"seq {data['seq']} is {age}: the game awaits seq {expect.seq}", str(expect.seq))
     elif expect.closed_reason:
         wrong("seq", expect.closed_reason)
@@ -86,37 +91,68 @@ def _bounded(found: list[Problem], limit: int, file: str) -> list[Problem]:
 
 def rule_problems(doc: yamlio.Document, rules: Rules, view_state: dict[str, Any], side: str,
                   phase: str, *, awaited: bool = True) -> list[Problem]:
-    """Schema of the phase's orders, then every rule check the ruleset makes from the view.
+    """Schema of the phase's orders and every rule check the ruleset makes from the view, in one list.
 
-    A side that gives no orders this phase may still send `orders: []` with a `standing:`
-    block; only the schema applies to that. Too many orders are refused before any is checked.
+    An order the schema rejects is reported in rule words (`order_shapes`); the orders it accepts
+    are still checked against the rules (without the rejected ones), so one answer says all that
+    is wrong. A side that gives no orders this phase may still send `orders: []` with a
+    `standing:` block; only the schema applies to that. Too many orders are refused before any
+    is checked.
     """
     too_many = size_problems(doc)
     if too_many:
         return too_many
-    shape = schemas.problems(doc, orders_schema(rules.ruleset, phase))
-    if shape or not awaited:
-        return shape
+    found = schemas.problems(doc, orders_schema(rules.ruleset, phase))
+    shape = order_shapes.explained(doc, rules.ruleset, phase, found)
+    orders = doc.data.get("orders") if isinstance(doc.data, dict) else None
+    if not awaited or not isinstance(orders, list) or len(found) > schemas.MAX_PROBLEMS:
+        return shape  # (more than MAX_PROBLEMS: the schema stopped looking, so which orders are sound is unknown)
+    rejected = order_shapes.rejected_orders(shape)
+    kept = [index for index in range(len(orders)) if index not in rejected]
     located = []
-    for problem in rules.validate(view_state, side, list(doc.data["orders"])):
+    for problem in rules.validate(view_state, side, [orders[index] for index in kept]):
+        order = kept[problem.order] if problem.order is not None and 0 <= problem.order < len(kept) else None
         path: tuple[str | int, ...] = ("orders",)
-        if problem.order is not None:
-            path += (problem.order,) + tuple(problem.path)
+        if order is not None:
+            path += (order,) + tuple(problem.path)
         mark = doc.mark(path)
         located.append(Problem(problem.message, file=doc.file, line=mark.line if mark else None,
-                               column=mark.column if mark else None, path=path, order=problem.order,
+                               column=mark.column if mark else None, path=path, order=order,
                                section=problem.section, legal=problem.legal))
-    return _bounded(located, MAX_RULE_PROBLEMS, doc.file)
+    return sorted(shape + _bounded(located, MAX_RULE_PROBLEMS, doc.file), key=_position)
+
+
+def _position(problem: Problem) -> tuple[int, int]:
+    """Where a problem is in its file; those with no line (the "... and more" lines) last."""
+    return (problem.line if problem.line is not None else 1 << 30, problem.column or 0)
+
+
+_ENVELOPE = {"game": str, "seq": int, "side": str, "phase": str, "ack": str, "orders": list}
+
+
+def _readable(doc: yamlio.Document) -> bool:
+    """Whether the envelope's fields the checks read are there with their types (whatever else is wrong)."""
+    data = doc.data
+    return isinstance(data, dict) and all(isinstance(data.get(key), kind) and not isinstance(data.get(key), bool)
+                                          for key, kind in _ENVELOPE.items())
 
 
 def orders_problems(doc: yamlio.Document, rules: Rules, expect: Expectation, view_state: dict[str, Any],
                     signer: str | None = None) -> list[Problem]:
-    """Everything wrong with an orders document, envelope first (no rule checks on a wrong envelope)."""
+    """Everything wrong with an orders document that can be told, in one list.
+
+    The envelope's schema problems do not stop the checks while its fields can be read; a wrong
+    game, side, seq or phase does (the orders would be judged against the wrong moment), a stale
+    ack does not.
+    """
     shape = schemas.problems(doc, load_schema("orders"))
-    if shape:
+    if shape and not _readable(doc):
         return shape
     envelope = envelope_problems(doc, expect, signer) + size_problems(doc)
-    if envelope:
-        return envelope
-    return rule_problems(doc, rules, view_state, expect.side, expect.phase,
-                         awaited=expect.side in expect.awaiting)
+    if any(problem.path != ("ack",) for problem in envelope):
+        return shape + envelope
+    said = {(p.line, p.column, p.path, p.message) for p in shape}  # the phase's schema holds the envelope's too
+    rules_said = [p for p in rule_problems(doc, rules, view_state, expect.side, expect.phase,
+                                           awaited=expect.side in expect.awaiting)
+                  if (p.line, p.column, p.path, p.message) not in said]
+    return shape + envelope + rules_said

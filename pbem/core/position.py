@@ -84,6 +84,15 @@ def current_position(game: Game) -> Position:
     return Position(game, seq, turn["state"], chance.file_hash(data), turn["next"].get("deadline"))
 
 
+def orders_deadline(game: Game, seq: int) -> str | None:
+    """The deadline announced for the orders of adjudication `seq`: by view 0 for seq 1, else by turn seq-1."""
+    archive = Archive(game.root)
+    if seq <= 1:
+        return announced_deadline(archive, game)
+    deadline = load_turn(archive, game, seq - 1)[0]["next"].get("deadline")
+    return str(deadline) if deadline is not None else None
+
+
 def announced_deadline(archive: Archive, game: Game) -> str | None:
     """The deadline view 0 announced for the first orders (every side's view 0 says the same)."""
     rel = view_rel(0, game.sides[0])

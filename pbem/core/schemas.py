@@ -21,6 +21,7 @@ self-contained (`$ref` only to `$defs` within the schema); `format` is an annota
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from typing import Any, Iterable, Mapping
@@ -32,7 +33,11 @@ from jsonschema.exceptions import best_match
 from pbem.core.errors import DocPath, Problem, SchemaError, format_path
 from pbem.core.yamlio import Document
 
-__all__ = ["MAX_PROBLEMS", "validate", "problems", "check_schema"]
+__all__ = ["MAX_PROBLEMS", "WHAT", "validate", "problems", "check_schema", "closest"]
+
+WHAT = "x-pbem-what"
+"""An annotation a schema built for one message may carry on a mapping: what the mapping is ("setup order").
+Messages about its keys name it: `unknown key "hxe" in a setup order`. jsonschema ignores it."""
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -353,6 +358,20 @@ def _message_for(error: _Error, originals: Mapping[str, str]) -> str:
     return str(error.message)
 
 
+def closest(word: Any, candidates: Iterable[str]) -> str | None:
+    """The candidate `word` most likely misspells (difflib), or None."""
+    if not isinstance(word, str):
+        return None
+    found = difflib.get_close_matches(word, [c for c in candidates if c != word], n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _what(schema: Any) -> str:
+    """` in a setup order` when the schema names what it describes (`WHAT`), else nothing."""
+    what = schema.get(WHAT) if isinstance(schema, Mapping) else None
+    return f" in a {what}" if isinstance(what, str) else ""
+
+
 def _unknown_keys(validator: Any, error: _Error) -> list[str]:
     instance = error.instance
     schema = error.schema
@@ -404,10 +423,14 @@ def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any],
         if unknown:
             allowed = _allowed_keys(error.schema, originals, deep=keyword == "unevaluatedProperties")
             suffix = f"; allowed keys: {', '.join(allowed)}" if allowed else "; no keys are allowed here"
-            return [
-                doc.problem(f"unknown key {_show(k)}{suffix}", path + (k,), at_key=True)
-                for k in unknown[: limit + 1]  # one more than the caller takes: it then says it stopped
-            ]
+            named = [name for name in allowed if not name.startswith("keys matching ")]
+            found = []
+            for k in unknown[: limit + 1]:  # one more than the caller takes: it then says it stopped
+                near = closest(k, named)
+                hint = f" (did you mean {_show(near)}?)" if near else ""
+                found.append(doc.problem(f"unknown key {_show(k)}{_what(error.schema)}{hint}{suffix}", path + (k,),
+                                         at_key=True))
+            return found
 
     if keyword in ("oneOf", "anyOf") and error.context:
         found = _discriminator(error)
@@ -423,7 +446,7 @@ def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any],
             if (path, "required", key) in done:
                 continue
             done.add((path, "required", key))
-            out.append(doc.problem(f"missing required key {_show(key)}", path))
+            out.append(doc.problem(f"missing required key {_show(key)}{_what(error.schema)}", path))
         return out
 
     if keyword == "uniqueItems" and isinstance(error.instance, list):

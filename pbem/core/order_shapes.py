@@ -1,0 +1,137 @@
+"""Orders that miss their phase's schema, said as rules: the wrong kind for the phase, a misspelt key.
+
+Every game's order schema for a phase is a list whose items are `oneOf` the phase's order kinds,
+each a mapping that requires a key no other kind requires: its tag (`move`, `fire`, `concede`).
+Read from the schemas alone, so every ruleset gets the same words:
+
+- an order whose kind belongs to another phase: "a move order is not allowed in us-setup",
+  citing the ruleset's `sequence_section` and naming the kinds allowed now;
+- an order with no kind at all: which key was probably meant (difflib);
+- an order of an allowed kind checked against that kind alone, so a stray key reads
+  `unknown key "hxe" in a setup order (did you mean "hex"?)` rather than a list of alternatives.
+
+These words only replace the generic schema problems of an item the schema rejected; whether a
+file is accepted is still decided by the schema itself (`orders.rule_problems`).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from typing import Any, Mapping
+
+from . import schemas, yamlio
+from .errors import Problem
+from .ruleset import Ruleset
+
+Kinds = dict[str, dict[str, Any]]  # tag -> the schema of that kind of order
+
+
+def tagged(items: Any) -> Kinds | None:
+    """The kinds of a `oneOf` of mappings each requiring a key of its own; None for any other shape."""
+    branches = items.get("oneOf") if isinstance(items, Mapping) else None
+    if not isinstance(branches, list) or not branches:
+        return None
+    required = [list(b.get("required", [])) if isinstance(b, Mapping) else [] for b in branches]
+    kinds: Kinds = {}
+    for branch, keys in zip(branches, required):
+        own = [k for k in keys if isinstance(k, str) and sum(k in other for other in required) == 1]
+        if not own or branch.get("type") != "object":
+            return None
+        kinds[own[0]] = branch
+    return kinds
+
+
+def phase_kinds(ruleset: Ruleset[Any], phase: str) -> Kinds | None:
+    """The order kinds a phase takes ({} for a phase that takes no orders); None if not a tagged union."""
+    schema = ruleset.order_schema(phase)
+    if schema.get("maxItems") == 0 and "items" not in schema:
+        return {}
+    return tagged(schema.get("items"))
+
+
+def _taking(ruleset: Ruleset[Any]) -> list[Kinds]:
+    """The kinds of each phase that takes orders, in phase order."""
+    found = [phase_kinds(ruleset, phase) for phase in ruleset.phase_names()]
+    return [kinds for kinds in found if kinds]
+
+
+def all_kinds(ruleset: Ruleset[Any]) -> list[str]:
+    """Every order kind of every phase, in phase order."""
+    return list(dict.fromkeys(tag for kinds in _taking(ruleset) for tag in kinds))
+
+
+def _by_kind(kinds: Kinds, orders: list[Any]) -> dict[str, Any]:
+    """One schema for the list: each order checked against the kind its first tag names (none: a mapping)."""
+    named = {tag: {**copy.deepcopy(branch), schemas.WHAT: f"{tag} order"} for tag, branch in kinds.items()}
+    items = []
+    for order in orders:
+        tag = next((key for key in order if key in kinds), None) if isinstance(order, dict) else None
+        items.append(named[tag] if tag is not None else {"type": "object"})
+    return {"type": "object", "properties": {"orders": {"type": "array", "prefixItems": items}}}
+
+
+def _in_order(kinds: Kinds, ruleset: Ruleset[Any]) -> list[str]:
+    """The phase's kinds as the schema lists them, those every phase takes (a concession) last."""
+    taking = _taking(ruleset)
+    common = [tag for tag in kinds if all(tag in other for other in taking)]
+    return [tag for tag in kinds if tag not in common] + common
+
+
+def item_problems(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str) -> dict[int, list[Problem]] | None:
+    """The problems of each order, said as rules; None when the phase's schema is not a tagged union."""
+    kinds = phase_kinds(ruleset, phase)
+    orders = doc.data.get("orders") if isinstance(doc.data, dict) else None
+    if kinds is None or not isinstance(orders, list):
+        return None
+    found: dict[int, list[Problem]] = {}
+    for problem in schemas.problems(doc, _by_kind(kinds, orders)):
+        index = problem.path[1] if len(problem.path) >= 2 else None
+        if isinstance(index, int):
+            found.setdefault(index, []).append(replace(problem, order=index))
+    every = all_kinds(ruleset)
+    allowed = ", ".join(_in_order(kinds, ruleset)) or "no orders"
+    for index, order in enumerate(orders):
+        if isinstance(order, dict) and not any(tag in order for tag in kinds):
+            found[index] = [_kind_problem(doc, ruleset, phase, index, order, list(kinds), every, allowed)]
+    return found
+
+
+def _kind_problem(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str, index: int, order: dict[str, Any],
+                  kinds: list[str], every: list[str], allowed: str) -> Problem:
+    section = ruleset.sequence_section
+    elsewhere = [key for key in order if key in every]
+    if elsewhere:
+        return doc.problem(f"a {elsewhere[0]} order is not allowed in {phase}", ("orders", index, elsewhere[0]),
+                           at_key=True, order=index, section=section, legal=allowed)
+    for key in order:
+        near = schemas.closest(key, kinds) or schemas.closest(key, every)
+        if near is not None:
+            note = "" if near in kinds else f" (a {near} order is not allowed in {phase} either)"
+            return doc.problem(f'"{key}" is no kind of order: did you mean "{near}"?{note}', ("orders", index, key),
+                               at_key=True, order=index, section=section, legal=allowed)
+    keys = ", ".join(f'"{key}"' for key in order) or "none"
+    return doc.problem(f"this order names no kind of order (its keys: {keys})", ("orders", index), order=index,
+                       section=section, legal=allowed)
+
+
+def explained(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str, found: list[Problem]) -> list[Problem]:
+    """`found` (the schema's problems) with those of each rejected order replaced by the words above."""
+    better = item_problems(doc, ruleset, phase) if found else None
+    if not better:
+        return found
+    out: list[Problem] = []
+    done: set[int] = set()
+    for problem in found:
+        index = problem.path[1] if len(problem.path) >= 2 and problem.path[0] == "orders" else None
+        if not isinstance(index, int) or not better.get(index):
+            out.append(problem)
+        elif index not in done:
+            done.add(index)
+            out += better[index]
+    return out
+
+
+def rejected_orders(found: list[Problem]) -> set[int]:
+    """The indexes of the orders these schema problems are about."""
+    return {p.path[1] for p in found if len(p.path) >= 2 and p.path[0] == "orders" and isinstance(p.path[1], int)}
