@@ -423,14 +423,14 @@ def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any],
         if unknown:
             allowed = _allowed_keys(error.schema, originals, deep=keyword == "unevaluatedProperties")
             suffix = f"; allowed keys: {', '.join(allowed)}" if allowed else "; no keys are allowed here"
-            named = [name for name in allowed if not name.startswith("keys matching ")]
-            found = []
+            plain = [name for name in allowed if not name.startswith("keys matching ")]
+            stray = []
             for k in unknown[: limit + 1]:  # one more than the caller takes: it then says it stopped
-                near = closest(k, named)
+                near = closest(k, plain)
                 hint = f" (did you mean {_show(near)}?)" if near else ""
-                found.append(doc.problem(f"unknown key {_show(k)}{_what(error.schema)}{hint}{suffix}", path + (k,),
+                stray.append(doc.problem(f"unknown key {_show(k)}{_what(error.schema)}{hint}{suffix}", path + (k,),
                                          at_key=True))
-            return found
+            return stray
 
     if keyword in ("oneOf", "anyOf") and error.context:
         found = _discriminator(error)
