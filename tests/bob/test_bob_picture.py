@@ -201,7 +201,8 @@ def test_markers_on_a_unit_are_tokens_naming_it(played: Path) -> None:
         assert kinds == ["cp", "supp-1", "used"], side
     state["units"][uid]["supp"] = 2
     root = ET.fromstring(map_svg(_view(state, "german")))
-    assert [el.get("data-weight") for el in root.iter() if el.get("data-kind") == "supp-2"] == ["heavy"]
+    assert [el.get("data-weight") for el in root.iter()
+            if el.get("data-kind") == "supp-2" and el.get("data-unit") == uid] == ["heavy"]
 
 
 def test_objectives_show_who_holds_them_and_foxholes_stand_where_the_view_says(played: Path) -> None:

@@ -1,8 +1,8 @@
 """Bots for both sides, from their own view alone (with the default standing orders: units marked Op
 Fire fire at the first mover they can, Used units at adjacent movers).
 
-Set-up: every unit on its scenario hex, concealed where the scenario says, listed in a shuffled
-order (so marker numbers follow no pattern). An impulse: as many units as the Operations Range
+Set-up: every unit on a hex of the set-up area drawn from the bot's seed (concealed ones and
+decoys in cover), listed in a shuffled order (so marker numbers follow no pattern). An impulse: as many units as the Operations Range
 allows, each firing at the enemy hex it reaches with the most pieces, else moving toward the
 nearest objective the side does not hold (or the nearest enemy), else marking Op Fire; every
 action is checked with the same validation as a player's orders and dropped for `used` if it
@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.core.ruleset import State
 
-from . import operations
+from . import operations, setup
 from .board import Board
 from .context import Context
 from .fire import reach
@@ -35,9 +35,7 @@ def _shuffled(items: list[str], seed: bytes, label: str) -> list[str]:
 def orders(ctx: Context, view: State, side: str, seed: bytes) -> list[Any]:
     phase = view["phase"]
     if phase == "setup":
-        units = [uid for uid, u in ctx.units.items() if u.side == side and u.hex is not None]
-        return [{"place": uid, "hex": ctx.units[uid].hex, "concealed": ctx.units[uid].concealed or ctx.units[uid].decoy}
-                for uid in _shuffled(units, seed, "setup")]
+        return _setup(ctx, side, seed)
     if phase not in ("operations", "preturn") or view["active"] != side:
         return []
     board = Board.from_view(view)
@@ -59,6 +57,23 @@ def orders(ctx: Context, view: State, side: str, seed: bytes) -> list[Any]:
                 seen.add(uid)
                 found.append(order)
                 break
+    return found
+
+
+def _setup(ctx: Context, side: str, seed: bytes) -> list[dict[str, Any]]:
+    """Every unit on a hex of the set-up area drawn from the bot's own seed (the scenario's hexes are
+    public, so a side keeping them would show where its decoys stand); concealed ones in cover."""
+    area = list(ctx.setup_area(side))
+    covered = [h for h in area if setup.in_cover(ctx, h, set())]
+    count: dict[str, int] = {}
+    found: list[dict[str, Any]] = []
+    for uid in _shuffled([u for u, unit in ctx.units.items() if unit.side == side and unit.hex is not None], seed,
+                         "setup"):
+        hidden = ctx.units[uid].concealed or ctx.units[uid].decoy
+        pool = [h for h in _shuffled(covered if hidden else area, seed, uid) if count.get(h, 0) < 2]
+        hex_id = pool[0] if pool else str(ctx.units[uid].hex)
+        count[hex_id] = count.get(hex_id, 0) + 1
+        found.append({"place": uid, "hex": hex_id, "concealed": hidden})
     return found
 
 

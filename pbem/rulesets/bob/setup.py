@@ -19,7 +19,8 @@ from .terrain import bank_of, own_cover
 from .state import marker_name
 
 
-def _positive(ctx: Context, hex_id: str, foxholes: set[str]) -> bool:
+def in_cover(ctx: Context, hex_id: str, foxholes: set[str]) -> bool:
+    """15.0: the hex gives a unit in it a positive fire modifier (its terrain, a foxhole, a hedgerow side)."""
     return hex_id in foxholes or own_cover(ctx, hex_id) > 0 or \
         bool(ctx.hedgerow_sides(hex_id))
 
@@ -52,7 +53,7 @@ def validate(ctx: Context, side: str, orders: list[dict[str, Any]]) -> list[Prob
                                 section="14.0"))
     for index, order in enumerate(orders):
         if "place" in order and (order.get("concealed") or ctx.units[order["place"]].decoy) and \
-                not _positive(ctx, order["hex"], set(foxholes)):
+                not in_cover(ctx, order["hex"], set(foxholes)):
             problems.append(Problem(f"a conceal marker needs terrain with a positive fire modifier; {order['hex']} "
                                     "has none", order=index, path=("concealed",), section="15.0"))
     stacks: dict[str, int] = {}
