@@ -268,9 +268,17 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         raise OrdersError(_not_an_option(doc, game, request_doc))
     earlier = [rel for j, _, rel in archive.decision_replies(seq) if j == index]
     same = _copies(archive, earlier, (data,))
-    if same:  # the same mail delivered twice: the same receipt, nothing written
-        return Receipt(signer, "decision-reply", seq, same[-1], chance.file_hash(data), (), None,
-                       archive.receipt_of(same[-1]))
+    if same and same[-1] != earlier[-1]:
+        raise OrdersError(doc.problem(f"this exact reply was accepted before as {same[-1]} and has since been "
+                                      f"replaced by {earlier[-1]}: sent again it reads as a replay; to go back to "
+                                      "that answer, change the file (a comment line will do) and sign it again",
+                                      ("answer",), section="docs/protocol.md §4"))
+    counting = earlier[-1] if earlier else None
+    if counting is not None and (same or options.same_plain(_answer_of(archive, counting), reply["answer"])):
+        # The same reply again (the same mail twice, or the same answer in other bytes): stored once,
+        # and the sender gets the receipt of the file that holds it.
+        return Receipt(signer, "decision-reply", seq, counting, chance.file_hash(archive.read(counting)), (), None,
+                       archive.receipt_of(counting))
     _refuse_late(doc, referee.received, request_doc.get("deadline"), "this reply", request_doc["section"])
     if len(earlier) >= MAX_SUBMISSIONS_PER_SIDE:
         raise OrdersError(doc.problem(f"decision {index} has had {MAX_SUBMISSIONS_PER_SIDE} replies already; "
@@ -298,6 +306,10 @@ def _not_an_option(doc: yamlio.Document, game: Game, request: dict[str, Any]) ->
         message = f"answer {options.show(answer)} is not one of the options"
     return doc.problem(message, ("answer",), section=request["section"],
                        legal=options.summary(request["options"], named))
+
+
+def _answer_of(archive: Archive, rel: str) -> Any:
+    return yamlio.load_bytes(archive.read(rel), rel).data["answer"]
 
 
 def _find_request(game: Game, archive: Archive, seq: int, request_hash: str) -> tuple[int, dict[str, Any]] | None:

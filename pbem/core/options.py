@@ -120,10 +120,15 @@ def choose(answer: Any, options: Sequence[Any], named: Sequence[str | None]) -> 
     if isinstance(answer, str) and answer in named:
         return True, options[named.index(answer)]
     number = answer if isinstance(answer, int) and not isinstance(answer, bool) else (
-        int(answer) if isinstance(answer, str) and answer.isdigit() and len(answer) < 7 else None)
+        int(answer) if isinstance(answer, str) and _is_number(answer) else None)
     if number is not None and 1 <= number <= len(options):
         return True, options[number - 1]
     return False, None
+
+
+def _is_number(text: str) -> bool:
+    """A number as typed: digits, without a leading zero (`0101` is a hex id, never the 101st option)."""
+    return text.isdigit() and len(text) < 7 and not text.startswith("0")
 
 
 def from_text(text: str, options: Sequence[Any], named: Sequence[str | None],
@@ -133,6 +138,6 @@ def from_text(text: str, options: Sequence[Any], named: Sequence[str | None],
     The text is tried as a name before it is parsed, so a hex id such as 0101 needs no quotes.
     """
     stripped = text.strip()
-    if stripped in named or (stripped.isdigit() and len(stripped) < 7 and 1 <= int(stripped) <= len(options)):
+    if stripped in named or (_is_number(stripped) and 1 <= int(stripped) <= len(options)):
         return choose(stripped, options, named)
     return choose(parse(text), options, named)
