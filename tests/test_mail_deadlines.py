@@ -122,6 +122,9 @@ def test_a_decision_request_has_a_deadline_then_takes_the_rules_default(tmp_path
     assert [recipients(m) for m in asked] == [[ADDRESSES["blue"]]]
     assert "Deadline: 2026-03-03T13:00:00Z" in body_text(asked[0])  # 48 h from the request, not from seq 1
     assert "the first option, left, applies" in body_text(asked[0])
+    # the options as the player gives them (number, option as YAML), never as Python writes them
+    assert "    options:\n      1: left" in body_text(asked[0]) and "['" not in body_text(asked[0])
+    assert "pbem decide two-mail-0001-request-000.yaml --answer NUMBER" in body_text(asked[0])
     world.clock.advance(hours=37)  # past the reminder (36 h after the request)
     judge.run(once=True)
     [reminder] = take_outbox(maildir)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..core.api import (ArchiveError, ArchiveView, PbemError, SigningKey, adjudicate, current_position, decisions,
-                        file_hash, load_game, seq_dir, turn_rel, view_rel, yamlio)
+                        file_hash, load_game, request_text, seq_dir, show_value, turn_rel, view_rel, yamlio)
 from .autoreply import why_silent
 from .compose import Outgoing, Part, compose, domain_of, make_id
 from .deadlines import Schedule, schedule
@@ -466,18 +466,17 @@ class Judge:
         side = request["side"]
         name = _request_name(game.id, seq, index)
         parts = self._signed_pair(served.root, rel, name)
-        options = ", ".join(str(option) for option in request["options"])
         body = (f"Adjudication {seq} of game {game.id} needs a decision from {side} (rule {request['section']}, "
-                f"{request['topic']}).\n\nThe question:\n" + _indent(yamlio.dump(request["question"])) +
-                f"\nThe options: {options}\n\nAnswer with a signed decision reply naming this request's hash "
-                f"({file_hash(data)}):\n"
-                f"    pbem decide {name} --answer OPTION --key YOUR_KEY\n"
-                "and mail the reply and its .sig back (or its armored form in the text).\n")
+                f"{request['topic']}).\n\n" + _indent(request_text(request, served.game.ruleset)) +
+                f"\nAnswer with a signed decision reply naming this request's hash ({file_hash(data)}):\n"
+                f"    pbem decide {name} --answer NUMBER --key YOUR_KEY\n"
+                "and mail the reply and its .sig back (or its armored form in the text). A reply written by hand\n"
+                "holds the option itself, as it stands after its number.\n")
         plan = schedule(served.game.settings())
         asked = game.state.request_opened(seq, index)
         if plan is not None and asked is not None:
             body += (f"\nDeadline: {iso(plan.due_at(asked))} (UTC). If no answer has come by then, the first "
-                     f"option, {request['options'][0]}, applies: the rules' default.\n")
+                     f"option, {show_value(request['options'][0])}, applies: the rules' default.\n")
         return self._mail_to(game, side, f"adjudication {seq}: your decision is needed", body, parts,
                              "request", str(seq), str(index))
 
@@ -497,7 +496,7 @@ class Judge:
         if parts:
             name = parts[0].name
             body += (f"\nThe request is attached again as {name}, with the referee's signature ({name}.sig). "
-                     f"Answer it with\n    pbem decide {name} --answer OPTION --key YOUR_KEY\n"
+                     f"Answer it with\n    pbem decide {name} --answer NUMBER --key YOUR_KEY\n"
                      "and mail the reply and its .sig back (or its armored form in the text).\n")
         self._queue(game, self._mail_to(game, side, f"reminder: {what} for adjudication {seq}", body, list(parts), key))
         game.state.remind(key, side)
