@@ -28,8 +28,10 @@ Kinds = dict[str, dict[str, Any]]  # tag -> the schema of that kind of order
 
 
 def tagged(items: Any) -> Kinds | None:
-    """The kinds of a `oneOf` of mappings each requiring a key of its own; None for any other shape."""
-    branches = items.get("oneOf") if isinstance(items, Mapping) else None
+    """The kinds of a `oneOf` of mappings each requiring a key of its own (or of one such mapping); else None."""
+    if not isinstance(items, Mapping):
+        return None
+    branches = items.get("oneOf", [items] if items.get("type") == "object" else None)  # one kind: no oneOf
     if not isinstance(branches, list) or not branches:
         return None
     required = [list(b.get("required", [])) if isinstance(b, Mapping) else [] for b in branches]

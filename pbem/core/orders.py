@@ -95,7 +95,8 @@ def rule_problems(doc: yamlio.Document, rules: Rules, view_state: dict[str, Any]
 
     An order the schema rejects is reported in rule words (`order_shapes`); the orders it accepts
     are still checked against the rules (without the rejected ones), so one answer says all that
-    is wrong. A side that gives no orders this phase may still send `orders: []` with a
+    is wrong. Rule problems about the list as a whole wait until every order reads: without the
+    rejected orders they could be wrong. A side that gives no orders this phase may still send `orders: []` with a
     `standing:` block; only the schema applies to that. Too many orders are refused before any
     is checked.
     """
@@ -112,6 +113,8 @@ def rule_problems(doc: yamlio.Document, rules: Rules, view_state: dict[str, Any]
     located = []
     for problem in rules.validate(view_state, side, [orders[index] for index in kept]):
         order = kept[problem.order] if problem.order is not None and 0 <= problem.order < len(kept) else None
+        if order is None and rejected:
+            continue  # about the list as a whole (how many orders, say): judged once every order reads
         path: tuple[str | int, ...] = ("orders",)
         if order is not None:
             path += (order,) + tuple(problem.path)
