@@ -18,7 +18,7 @@ from pbem.core.ruleset import DecisionNeeded, Decisions, Rules, Submission, star
 
 ruleset.register("bob", "pbem.rulesets.bob:Bob")
 
-SCENARIO = Path(__file__).parent / "cases-scenario.yaml"
+SCENARIO = Path(__file__).parent / "board" / "scenario.yaml"
 
 
 def rules() -> Rules:

@@ -179,7 +179,7 @@ class Context:
             cost = int(self.tables["road_cost"])
         else:
             base = self.tables["move_cost"][self.terrain(b)]
-            cost = int(base) if base is not None else int(self.tables["road_cost"])
+            cost = int(base) if base is not None else int(self.tables["move_cost"]["open"])  # a bridge off the road
         if self.hedgerow(a, b):
             cost += int(self.tables["hedgerow_cost"])
         return cost

@@ -26,7 +26,7 @@ from .context import SIDES, Context
 from .events import EVENTS
 from .state import normalize
 
-OWN_FIELDS = ("hex", "status", "reduced", "supp", "used", "opfire", "cp", "concealed", "marker", "bank")
+OWN_FIELDS = ("hex", "status", "reduced", "supp", "used", "opfire", "marked", "cp", "concealed", "marker", "bank")
 
 
 def view(ctx: Context, state: State, side: str) -> dict[str, Any]:

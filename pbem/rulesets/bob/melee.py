@@ -95,7 +95,7 @@ def recover(ctx: Context, state: State, events: list[dict[str, Any]]) -> None:
     for uid, unit in state["units"].items():
         if unit["status"] == "active" and unit["hex"] not in melee and unit["supp"] > 0:
             unit["supp"] -= 1
-        unit["used"] = unit["opfire"] = unit["cp"] = False
+        unit["used"] = unit["opfire"] = unit["marked"] = unit["cp"] = False
     if state["turn"] >= ctx.card.turns:
         state["result"] = victory.final(ctx, state)
         events.append({"type": "victory", **state["result"]})

@@ -173,6 +173,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
                 unit["hex"] = previous  # 5.0: back to the previous hex rather than overstack
                 move["back_to"] = previous
             move["ended"] = "failed its check under fire"
+            conceal.adjacent_enemy(ctx, state, uid, events)  # 15.0: it survived the fire there
             conceal.sweep(ctx, state, events)
             conceal.regain(ctx, state, uid, events)
             return

@@ -109,6 +109,8 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, side: 
             unit = state["units"][uid]
             mark = "used" if "used" in order else "opfire"
             unit[mark] = True
+            if mark == "opfire":
+                unit["marked"] = True  # 9.0: "previously marked" keeps its -1 after it fires
             events.append({"type": "mark", "side": side, "section": "4.0", "unit": uid,
                            "as": unit["marker"] or uid, "mark": mark})
         victory.update_held(ctx, state)

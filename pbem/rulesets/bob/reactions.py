@@ -145,7 +145,7 @@ def _fire(ctx: Context, state: State, dice: Dice, uid: str, step: Step, how: Rea
     bonus = ctx.tables["prof_bonus"]
     lowered = (int(bonus["target_in_open"]) if open_ground(ctx, step.hex) else 0) \
         + (int(bonus["target_adjacent"]) if ctx.hexes.distance(unit["hex"], step.hex) <= 1 else 0) \
-        + (int(bonus["marked_op_fire"]) if unit["opfire"] else 0)
+        + (int(bonus["marked_op_fire"]) if unit["opfire"] or unit["marked"] else 0)
     prof = max(0, face.prof - lowered)
     reroll = standing_answer(state, side, "reroll", "never") == "checks"
     section = "10.0" if final else "9.0"

@@ -44,7 +44,7 @@ class Bob(Ruleset[Context]):
 
     # --- the sequence ---------------------------------------------------------------------------
     def phase(self, context: Context, state: State) -> str:
-        return str(state["phase"])
+        return str(state.get("phase", "operations"))
 
     def awaiting(self, context: Context, state: State) -> list[str]:
         return sequence.awaiting(context, normalize(context, state))

@@ -8,7 +8,7 @@ A full state (`bob: 1`) holds:
 - `units`: id -> {hex, status, reduced, supp, used, opfire, cp, concealed, marker, bank}:
   status `active` (on the map), `waiting` (a reinforcement not yet entered, 18.0), `eliminated`,
   or `removed` (a decoy taken off, 15.0); `supp` 0, 1 (yellow) or 2 (red) (7.0); `used`, `opfire`,
-  `cp` are the markers of 3.0/4.0; `concealed` with its conceal `marker` id (15.0); `bank` the
+  `cp` are the markers of 3.0/4.0 (`marked`: it was marked Op Fire this turn, 9.0); `concealed` with its conceal `marker` id (15.0); `bank` the
   side of a dike road the unit stands on (14.0);
 - `cps`: command points left this turn per side (3.0); `foxholes`: hexes holding one (14.0);
 - `markers`: the next conceal marker number per side; `held`: objective hex -> side holding it;
@@ -30,7 +30,7 @@ from pbem.core.ruleset import State
 from .context import SIDES, Context
 
 STATUSES = ("active", "waiting", "eliminated", "removed")
-FLAGS = ("reduced", "used", "opfire", "cp", "concealed")
+FLAGS = ("reduced", "used", "opfire", "marked", "cp", "concealed")
 
 
 def marker_name(side: str, number: int) -> str:
@@ -57,6 +57,7 @@ def normalize(ctx: Context, state: State) -> State:
                                 "supp": int(entry.get("supp", 0)), "marker": None, "bank": int(entry.get("bank", 0))}
         for flag in FLAGS:
             unit[flag] = bool(entry.get(flag, False))
+        unit["marked"] = bool(entry.get("marked", unit["opfire"]))
         side = ctx.units[uid].side
         if unit["concealed"]:
             unit["marker"] = entry.get("marker") or marker_name(side, markers[side])

@@ -131,7 +131,7 @@ def own_cover(ctx: Context, hex_id: str) -> int:
 
 
 def hedgerow_cover(ctx: Context, firer: str, target: Target) -> bool:
-    """14.0: a hedgerow side of the target's hex lies on the thread, and the target did not just cross it."""
+    """14.0: a hedgerow side of the target's hex lies on the thread; a mover keeps it only moving behind it."""
     if ctx.hexes.distance(firer, target.hex) == 0:
         return False
     line = ctx.hexes.line(firer, target.hex)
@@ -141,8 +141,9 @@ def hedgerow_cover(ctx: Context, firer: str, target: Target) -> bool:
     crossed = [s for s in sides if ctx.hedgerow(s.first.id, s.second.id)]
     if not crossed:
         return False
-    if target.moving and target.came_from is not None and ctx.hedgerow(target.came_from, target.hex):
-        return False  # moving into the hex across the hedgerow: no benefit (14.0)
+    if target.moving and target.came_from is not None:
+        # 14.0: a mover keeps the cover only moving along behind the hedgerow, from a hex it covered too
+        return hedgerow_cover(ctx, firer, Target(target.uid, target.came_from))
     return True
 
 
@@ -160,6 +161,8 @@ def fire_modifiers(ctx: Context, firer: str, target: Target, *, fire: Fire, mort
     in_foxhole = target.foxhole and not target.moving and not ctx.building(target.hex)
     if in_foxhole:
         mods["foxhole"] = int(table["foxhole_vs_mortar" if mortar else "foxhole"])  # 14.0: only the foxhole counts
+        if mortar and terrain == "woods":
+            mods["airburst"] = int(table["mortar_in_woods"])  # 16.0: the airburst is no cover to lose
     else:
         own = int(ctx.tables["terrain_modifier"][terrain])
         if own:
