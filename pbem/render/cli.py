@@ -76,14 +76,17 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def add_commands(subparsers: Any) -> None:
-    render = subparsers.add_parser("render", help="draw a view's map as SVG (and PNG)")
+    render = subparsers.add_parser("render", help="draw a view's map as SVG (and PNG)",
+                                   description="Draw a view's map as SVG (and PNG): only what that side may see.")
     render.add_argument("view", help="a view file (turns/NNNN/SIDE.yaml)")
     render.add_argument("--out", help="where to write the SVG (default: the view's name with .svg)")
     render.add_argument("--area", help="only this part of the map: two corner hexes, e.g. 2030-2640; on a table two corner points "
                         "in its unit, e.g. 0,0-600,400")
     render.add_argument("--png", action="store_true", help="also write a PNG next to the SVG (needs cairosvg)")
     render.set_defaults(handler=cmd_render)
-    report = subparsers.add_parser("report", help="the last adjudication of a view in plain words")
+    report = subparsers.add_parser("report", help="the last adjudication of a view in plain words",
+                                   description="The last adjudication of a view in sentences citing the rules, the "
+                                               "state, and what comes next.")
     report.add_argument("view", help="a view file (turns/NNNN/SIDE.yaml)")
     report.add_argument("--format", choices=("text", "markdown"), default="text",
                         help="plain text (default) or markdown")
