@@ -143,3 +143,16 @@ def test_the_same_answer_twice_is_stored_once(cli_game: CliGame, asked: Path) ->
     replayed = run("submit", cli_game.root, first)
     assert replayed.rc == 1 and "reads as a replay" in replayed.err, replayed.text
     assert len([p for p in asked.parent.glob("reply-*.yaml") if "receipt" not in p.name]) == 2
+
+
+@pytest.mark.parametrize("ruleset_id", ["fbsm", "toc"])
+def test_every_decision_topic_is_documented(ruleset_id: str) -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / f"{ruleset_id}.md").read_text(encoding="utf-8")
+    assert "\n## Decisions\n" in page
+    section = page.split("\n## Decisions\n", 1)[1].split("\n## ", 1)[0]
+    topics = [name for name, rule in get(ruleset_id).standing_schema()["properties"].items()
+              if "ask" in rule.get("enum", [])]
+    assert topics
+    for topic in topics:
+        assert f"| `{topic}`" in section, f"docs/{ruleset_id}.md, Decisions: no row for {topic}"
+    assert "pbem decide" in section and "--answer" in section
