@@ -156,3 +156,9 @@ def test_every_decision_topic_is_documented(ruleset_id: str) -> None:
     for topic in topics:
         assert f"| `{topic}`" in section, f"docs/{ruleset_id}.md, Decisions: no row for {topic}"
     assert "pbem decide" in section and "--answer" in section
+
+
+def test_a_game_s_own_names_work_without_the_game() -> None:
+    req = request("defensive_fire", PLANS)
+    assert answer_from_text(req, "hold") == {}  # only toc names a plan `hold`: no --game needed
+    assert answer_from_text(req, "none") == {}  # the generic name

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from . import chance, options, schemas, signing, yamlio
 from .errors import PbemError, Problem
 from .orders import Expectation, orders_problems
-from .ruleset import Ruleset, Rules, get as get_ruleset, rules_for
+from .ruleset import Ruleset, Rules, available, get as get_ruleset, rules_for
 from .schemafiles import load_schema
 
 if TYPE_CHECKING:
@@ -136,11 +136,27 @@ def answer_from_text(request: Mapping[str, Any], text: str, ruleset: Ruleset[Any
             return typed  # not YAML pbem reads: it can still be a name; if not, the refusal below says so
 
     found, option = options.from_text(text, request["options"], named, parse)
+    if not found and ruleset is None:
+        found, option = _by_some_games_names(request, text, parse)
     if not found:
         raise PbemError(Problem(f"answer {text.strip()!s} is not one of the options: give an option's number, its "
                                 "name or the option itself", section=request["section"],
                                 legal=options.summary(request["options"], named)))
     return option
+
+
+def _by_some_games_names(request: Mapping[str, Any], text: str, parse: Any) -> tuple[bool, Any]:
+    """With the game unknown: the option a name means in the games that know it, if they all mean the same."""
+    meant: list[Any] = []
+    for ruleset_id in available():
+        try:
+            named = option_names(request, get_ruleset(ruleset_id))
+        except PbemError:
+            continue
+        found, option = options.from_text(text, request["options"], named, parse)
+        if found and not any(options.same_plain(option, other) for other in meant):
+            meant.append(option)
+    return (True, meant[0]) if len(meant) == 1 else (False, None)
 
 
 def reply_document(request: Mapping[str, Any], request_data: bytes, answer: Any,
