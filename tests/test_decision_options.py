@@ -162,3 +162,16 @@ def test_a_game_s_own_names_work_without_the_game() -> None:
     req = request("defensive_fire", PLANS)
     assert answer_from_text(req, "hold") == {}  # only toc names a plan `hold`: no --game needed
     assert answer_from_text(req, "none") == {}  # the generic name
+
+
+def test_decide_refuses_another_side_s_key(cli_game: CliGame, asked: Path) -> None:
+    out = cli_game.work / "r.yaml"
+    refused = run("decide", asked, "--answer", "1", "--key", cli_game.key("blue"), "--out", out,
+                  "--game", cli_game.root / "game.yaml")
+    assert refused.rc == 2 and "this request asks red, and the key given is blue's" in refused.err, refused.text
+    assert not out.exists()
+    # without --game the key cannot be checked; the referee then refuses the reply with one error only
+    ok("decide", asked, "--answer", "1", "--key", cli_game.key("blue"), "--out", out)
+    submitted = run("submit", cli_game.root, out)
+    assert submitted.rc == 1 and submitted.err.count("rejected: ") == 1
+    assert "signed with blue's key" in submitted.err and len(submitted.err.strip().splitlines()) == 1, submitted.err

@@ -126,3 +126,22 @@ def test_orders_after_their_turn_without_a_deadline_are_too_late(tmp_path: Path)
     moment = datetime.datetime(2026, 1, 1, 0, 50, tzinfo=datetime.timezone.utc)
     again = submit(root, tmp_path / "red.yaml", referee_key=keys_of(tmp_path)["referee"], now=lambda: moment)
     assert "seq 1 is an old file (replayed?)" in str(again.errors[0])
+
+
+def test_orders_signed_with_another_side_s_key_get_that_one_error(tmp_path: Path) -> None:
+    root = duel_game(tmp_path, None)
+    keys = keys_of(tmp_path)
+    assert send(root, tmp_path, "red", 2, "2026-01-01T00:10:00Z", "red.yaml") == []
+    assert send(root, tmp_path, "blue", 3, "2026-01-01T00:20:00Z", "blue.yaml") == []
+    adjudicate(root, keys["referee"], now=StepClock("2026-01-01T00:30:00Z"))
+    # red's seq-2 orders (acking red's own view 1) signed with blue's key: blue's ack would differ too
+    view = read_view(root / "turns" / "0001" / "red.yaml")
+    data = yamlio.dump(orders_document(view, [{"fire": 3}])).encode("utf-8")
+    path = tmp_path / "red-2.yaml"
+    path.write_bytes(data)
+    path.with_name("red-2.yaml.sig").write_text(signing.sign(data, keys["blue"],
+                                                             signing.namespace("orders", "late-duel")))
+    moment = datetime.datetime(2026, 1, 1, 0, 40, tzinfo=datetime.timezone.utc)
+    result = submit(root, path, referee_key=keys["referee"], now=lambda: moment)
+    [error] = result.errors
+    assert [p.message for p in error.problems] == ["the file says side 'red' but is signed with blue's key"]
