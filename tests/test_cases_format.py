@@ -18,10 +18,12 @@ from pbem.core.errors import PbemError, SchemaError
 from pbem.core.schemafiles import load_schema
 from pbem.rulesets.fbsm.state import normalize as fbsm_normalize
 from pbem.rulesets.toc.state import normalize as toc_normalize
+from pbem.rulesets.bob.state import normalize as bob_normalize
 
 ruleset.register("toc", "pbem.rulesets.toc:Toc")
 
 ROOT = Path(__file__).resolve().parent.parent
+NORMALIZE = {"fbsm": fbsm_normalize, "toc": toc_normalize, "bob": bob_normalize}
 FBSM = ROOT / "tests" / "fbsm"
 TOC = ROOT / "tests" / "toc"
 EXAMPLE = FBSM / "10.03-issue-example.yaml"
@@ -173,10 +175,12 @@ def test_every_case_is_in_the_new_format_and_every_unit_has_hex_and_status() -> 
     for path in ALL:
         data = load_case(path).data
         rules, state = situation(data, path.parent)
-        full = fbsm_normalize(rules.context, state) if rules.id == "fbsm" else toc_normalize(rules.context, state)
+        full = NORMALIZE[rules.id](rules.context, state)
         for uid, unit in full["units"].items():
             assert "hex" in unit and "status" in unit, (path.name, uid)
-            # the issue's statuses (fbsm adds `drawn`, units drawn and waiting for placement)
-            assert unit["status"] in ("active", "eliminated", "container", "exited", "drawn"), (path.name, uid)
-            if unit["status"] in ("container", "drawn", "exited"):
+            # the issue's statuses (fbsm adds `drawn`, units drawn and waiting for placement; bob `waiting`
+            # for a reinforcement not yet entered and `removed` for a decoy taken off, 15.0)
+            assert unit["status"] in ("active", "eliminated", "container", "exited", "drawn", "waiting", "removed"), \
+                (path.name, uid)
+            if unit["status"] in ("container", "drawn", "exited", "waiting", "removed"):
                 assert unit["hex"] is None, (path.name, uid)
