@@ -41,7 +41,7 @@ def next_line(next_: Mapping[str, Any]) -> str:
         reason = result.get("reason", "") if isinstance(result, dict) else ""
         return f"Game over: {'winner ' + str(winner) if winner else 'no winner'}" + (f" ({reason})" if reason else "")
     awaiting = ", ".join(next_.get("awaiting", [])) or "nobody"
-    return f"Next: phase {next_.get('phase')!r}, orders awaited from {awaiting}"
+    return f"Next: phase {next_.get('phase')}, orders awaited from {awaiting}"
 
 
 def _sentence(adapter: Adapter | None, event: Mapping[str, Any], view: Mapping[str, Any]) -> str:
