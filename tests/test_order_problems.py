@@ -145,3 +145,14 @@ def test_orders_signed_with_another_side_s_key_get_that_one_error(tmp_path: Path
     result = submit(root, path, referee_key=keys["referee"], now=lambda: moment)
     [error] = result.errors
     assert [p.message for p in error.problems] == ["the file says side 'red' but is signed with blue's key"]
+
+
+def test_orders_inside_next_phase_get_the_same_words(tmp_path: Path) -> None:
+    found = checked(GERMAN_ENTRY, tmp_path, [{"move": ["G-IR12"], "path": ["3100", "3001"], "mrach": True},
+                                            {"next_phase": [{"bombard": "3122", "with": ["G-HA2"], "losse": []},
+                                                            {"melle": "3122", "with": ["G-IR12"]}]}])
+    text = "\n".join(found)
+    assert 'unknown key "mrach" in a move order (did you mean "march"?)' in text, text
+    assert 'at orders[1].next_phase[0].losse: unknown key "losse" (did you mean "losses"?)' in text, text
+    assert 'at orders[1].next_phase[1].melle: unknown key "melle": did you mean "melee"?' in text, text
+    assert "matches none of the allowed forms" not in text and "Additional properties" not in text

@@ -31,17 +31,8 @@ def tagged(items: Any) -> Kinds | None:
     """The kinds of a `oneOf` of mappings each requiring a key of its own (or of one such mapping); else None."""
     if not isinstance(items, Mapping):
         return None
-    branches = items.get("oneOf", [items] if items.get("type") == "object" else None)  # one kind: no oneOf
-    if not isinstance(branches, list) or not branches:
-        return None
-    required = [list(b.get("required", [])) if isinstance(b, Mapping) else [] for b in branches]
-    kinds: Kinds = {}
-    for branch, keys in zip(branches, required):
-        own = [k for k in keys if isinstance(k, str) and sum(k in other for other in required) == 1]
-        if not own or branch.get("type") != "object":
-            return None
-        kinds[own[0]] = branch
-    return kinds
+    found = schemas.tagged_union(items.get("oneOf", [items] if items.get("type") == "object" else None))
+    return {tag: dict(branch) for tag, branch in found.items()} if found is not None else None
 
 
 def phase_kinds(ruleset: Ruleset[Any], phase: str) -> Kinds | None:
@@ -63,13 +54,21 @@ def all_kinds(ruleset: Ruleset[Any]) -> list[str]:
     return list(dict.fromkeys(tag for kinds in _taking(ruleset) for tag in kinds))
 
 
-def _by_kind(kinds: Kinds, orders: list[Any]) -> dict[str, Any]:
-    """One schema for the list: each order checked against the kind its first tag names (none: a mapping)."""
+def _kind_of(order: Any, kinds: Kinds, every: list[str]) -> str | None:
+    """The kind an order means: its first key that is a kind of the phase; in a phase of one kind, that
+    kind for a mapping naming no other kind of the game; None otherwise."""
+    if not isinstance(order, dict):
+        return None
+    found = next((key for key in order if key in kinds), None)
+    if found is None and len(kinds) == 1 and not any(key in every for key in order):
+        return next(iter(kinds))
+    return found
+
+
+def _by_kind(kinds: Kinds, meant: list[str | None]) -> dict[str, Any]:
+    """One schema for the list: each order checked against the kind it means (none: a mapping)."""
     named = {tag: {**copy.deepcopy(branch), schemas.WHAT: f"{tag} order"} for tag, branch in kinds.items()}
-    items = []
-    for order in orders:
-        tag = next((key for key in order if key in kinds), None) if isinstance(order, dict) else None
-        items.append(named[tag] if tag is not None else {"type": "object"})
+    items = [named[tag] if tag is not None else {"type": "object"} for tag in meant]
     return {"type": "object", "properties": {"orders": {"type": "array", "prefixItems": items}}}
 
 
@@ -86,15 +85,16 @@ def item_problems(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str) -> di
     orders = doc.data.get("orders") if isinstance(doc.data, dict) else None
     if kinds is None or not isinstance(orders, list):
         return None
+    every = all_kinds(ruleset)
+    meant = [_kind_of(order, kinds, every) for order in orders]
     found: dict[int, list[Problem]] = {}
-    for problem in schemas.problems(doc, _by_kind(kinds, orders)):
+    for problem in schemas.problems(doc, _by_kind(kinds, meant)):
         index = problem.path[1] if len(problem.path) >= 2 else None
         if isinstance(index, int):
             found.setdefault(index, []).append(replace(problem, order=index))
-    every = all_kinds(ruleset)
     allowed = ", ".join(_in_order(kinds, ruleset)) or "no orders"
     for index, order in enumerate(orders):
-        if isinstance(order, dict) and not any(tag in order for tag in kinds):
+        if isinstance(order, dict) and meant[index] is None:
             found[index] = [_kind_problem(doc, ruleset, phase, index, order, list(kinds), every, allowed)]
     return found
 
@@ -131,6 +131,8 @@ def explained(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str, found: li
         elif index not in done:
             done.add(index)
             out += better[index]
+    if len(out) > schemas.MAX_PROBLEMS + 1:  # bounded as the schema's own answer is
+        out = out[:schemas.MAX_PROBLEMS] + [schemas.stopped_problem(schemas.MAX_PROBLEMS, doc.file)]
     return out
 
 

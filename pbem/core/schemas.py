@@ -33,7 +33,8 @@ from jsonschema.exceptions import best_match
 from pbem.core.errors import DocPath, Problem, SchemaError, format_path
 from pbem.core.yamlio import Document
 
-__all__ = ["MAX_PROBLEMS", "WHAT", "validate", "problems", "check_schema", "closest"]
+__all__ = ["MAX_PROBLEMS", "WHAT", "validate", "problems", "check_schema", "closest", "stopped_problem",
+           "tagged_union"]
 
 WHAT = "x-pbem-what"
 """An annotation a schema built for one message may carry on a mapping: what the mapping is ("setup order").
@@ -345,6 +346,12 @@ def _message_for(error: _Error, originals: Mapping[str, str]) -> str:
         missing = [k for k in value if k not in instance]
         named = [k for k in missing if error.message.startswith(repr(k))]
         return f"missing required key {_show((named or missing or ['?'])[0])}"
+    if keyword in ("additionalProperties", "unevaluatedProperties") and value is False and isinstance(instance, Mapping):
+        holder = error.schema if isinstance(error.schema, Mapping) else {}
+        properties = holder.get("properties") or {}
+        patterns = [re.compile(p) for p in (holder.get("patternProperties") or {})]
+        stray = [k for k in instance if k not in properties and not any(p.search(str(k)) for p in patterns)]
+        return f"unknown key {_show(stray[0])}" if stray else "a key is not allowed here"
     if keyword == "not":
         path = tuple(error.absolute_path)
         if value == {} and path and isinstance(path[-1], str):
@@ -364,6 +371,23 @@ def closest(word: Any, candidates: Iterable[str]) -> str | None:
         return None
     found = difflib.get_close_matches(word, [c for c in candidates if c != word], n=1, cutoff=0.6)
     return found[0] if found else None
+
+
+def tagged_union(branches: Any) -> dict[str, Mapping[str, Any]] | None:
+    """{tag: branch} when every branch is a mapping requiring a key no other branch requires; else None.
+
+    Orders are such unions (`{move: ...}`, `{fire: ...}`): the tag says which form was meant.
+    """
+    if not isinstance(branches, list) or not branches:
+        return None
+    required = [list(b.get("required", [])) if isinstance(b, Mapping) else [] for b in branches]
+    found: dict[str, Mapping[str, Any]] = {}
+    for branch, keys in zip(branches, required):
+        own = [k for k in keys if isinstance(k, str) and sum(k in other for other in required) == 1]
+        if not own or branch.get("type") != "object":
+            return None
+        found[own[0]] = branch
+    return found
 
 
 def _what(schema: Any) -> str:
@@ -431,6 +455,18 @@ def _explain(doc: Document, compiled: _Compiled, error: _Error, done: set[Any],
                 stray.append(doc.problem(f"unknown key {_show(k)}{_what(error.schema)}{hint}{suffix}", path + (k,),
                                          at_key=True))
             return stray
+
+    if keyword in ("oneOf", "anyOf") and isinstance(error.instance, Mapping):
+        tags = tagged_union(error.validator_value)
+        if tags and not any(tag in error.instance for tag in tags):
+            legal = ", ".join(tags)
+            for key in error.instance:
+                near = closest(key, tags)
+                if near is not None:
+                    return [doc.problem(f"unknown key {_show(key)}: did you mean {_show(near)}?", path + (key,),
+                                        at_key=True, legal=legal)]
+            return [doc.problem(f"needs one of the keys {legal} (it has {_list_values(error.instance)})", path,
+                                legal=legal)]
 
     if keyword in ("oneOf", "anyOf") and error.context:
         found = _discriminator(error)
@@ -500,9 +536,14 @@ def problems(doc: Document, schema: Mapping[str, Any], *, limit: int = MAX_PROBL
             break
     found.sort(key=lambda p: (p.line or 0, p.column or 0))
     if stopped:
-        found.append(Problem(f"... and more: checking stopped after {limit} problems, further problems were "
-                             "not checked (fix these and check again)", file=doc.file))
+        found.append(stopped_problem(limit, doc.file))
     return found
+
+
+def stopped_problem(limit: int, file: str | None) -> Problem:
+    """The last problem of a list cut at `limit`: the rest of the document was not checked."""
+    return Problem(f"... and more: checking stopped after {limit} problems, further problems were not checked "
+                   "(fix these and check again)", file=file)
 
 
 def validate(doc: Document, schema: Mapping[str, Any]) -> None:
