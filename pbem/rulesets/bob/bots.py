@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import heapq
 from typing import Any
 
 from pbem.core.ruleset import State
@@ -105,21 +106,37 @@ def _route(ctx: Context, board: Board, uid: str, held: dict[str, str]) -> list[s
     start = starts[0]
     goal = min(targets, key=lambda h: (ctx.hexes.distance(start, h), h))
     allowance = ctx.allowance(uid)
-    path: list[str] = [] if unit["status"] == "active" else [start]
-    here = start
     spent = 0 if unit["status"] == "active" else (ctx.move_cost(start, start) or 0)
-    while here != goal:
-        options = [n for n in ctx.hexes.neighbours(here) if ctx.hexes.on_map(n) and ctx.move_cost(here, n) is not None
-                   and ctx.hexes.distance(n, goal) < ctx.hexes.distance(here, goal)]
-        if not options:
-            break
-        step = min(options, key=lambda n: (ctx.move_cost(here, n) or 99, n))
-        cost = ctx.move_cost(here, step) or 99
+    path: list[str] = [] if unit["status"] == "active" else [start]
+    for step in _cheapest(ctx, start, goal)[1:]:
+        cost = ctx.move_cost(path[-1] if path else start, step) or 99
         if spent + cost > allowance:
             break
         spent += cost
         path.append(step)
-        here = step
         if step in enemy:
             break
     return path
+
+
+def _cheapest(ctx: Context, start: str, goal: str) -> list[str]:
+    """The cheapest path from start to goal by the movement costs (Dijkstra; ties by hex id), [start] if none."""
+    best: dict[str, tuple[int, str]] = {start: (0, "")}
+    frontier: list[tuple[int, str]] = [(0, start)]
+    while frontier:
+        cost, here = heapq.heappop(frontier)
+        if here == goal:
+            break
+        if cost > best[here][0]:
+            continue
+        for there in ctx.hexes.neighbours(here):
+            step = ctx.move_cost(here, there) if ctx.hexes.on_map(there) else None
+            if step is not None and (there not in best or cost + step < best[there][0]):
+                best[there] = (cost + step, here)
+                heapq.heappush(frontier, (cost + step, there))
+    if goal not in best:
+        return [start]
+    found = [goal]
+    while found[-1] != start:
+        found.append(best[found[-1]][1])
+    return found[::-1]
