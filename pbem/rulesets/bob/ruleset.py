@@ -20,6 +20,7 @@ class Bob(Ruleset[Context]):
     id = "bob"
     version = "1"
     title = "Band of Brothers: Screaming Eagles"
+    sequence_section = "1.0"
 
     # --- set-up ---------------------------------------------------------------------------------
     def sides(self, scenario: Mapping[str, Any]) -> list[str]:
