@@ -18,7 +18,7 @@ from pbem.core.ruleset import State
 
 from .context import Context, other
 from .state import marker_name, on_map
-from .terrain import los
+from .terrain import los, open_ground
 
 
 def reveal(state: State, uid: str) -> None:
@@ -46,9 +46,9 @@ def put_on(ctx: Context, state: State, uid: str) -> None:
     state["markers"][side] += 1
 
 
-def open_ground(ctx: Context, state: State, hex_id: str) -> bool:
-    """Open ground for 15.0 and 11.0: open terrain without a foxhole."""
-    return ctx.terrain(hex_id) == "open" and hex_id not in state["foxholes"]
+def in_the_open(ctx: Context, state: State, hex_id: str) -> bool:
+    """Open ground for 15.0 and 11.0: an open-ground hex (`terrain.open_ground`) without a foxhole."""
+    return open_ground(ctx, hex_id) and hex_id not in state["foxholes"]
 
 
 def seen_by_enemy(ctx: Context, state: State, uid: str) -> bool:
@@ -59,7 +59,7 @@ def seen_by_enemy(ctx: Context, state: State, uid: str) -> bool:
 def sweep(ctx: Context, state: State, events: list[dict[str, Any]]) -> None:
     """15.0: every concealed unit in open ground in an enemy unit's LOS loses its marker."""
     for uid, unit in list(on_map(ctx, state)):
-        if unit["concealed"] and open_ground(ctx, state, unit["hex"]) and seen_by_enemy(ctx, state, uid):
+        if unit["concealed"] and in_the_open(ctx, state, unit["hex"]) and seen_by_enemy(ctx, state, uid):
             take_off(ctx, state, uid, "in open ground in enemy sight", events)
 
 

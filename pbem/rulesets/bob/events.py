@@ -55,5 +55,4 @@ EVENTS = Catalogue({
     "victory": EventType("the game is over", ("18.0",), {"winner": OPTIONAL_TEXT, "reason": TEXT},
                          optional={"scores": MAPPING}, public=True),
 })
-PUBLIC = EVENTS.public
 

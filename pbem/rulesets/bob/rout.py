@@ -19,7 +19,7 @@ from pbem.core.chance import Dice
 from pbem.core.ruleset import Decisions, State, standing_answer
 
 from .checks import check, public_name
-from .conceal import open_ground
+from .conceal import in_the_open
 from .context import Context, other
 from .movement import retreat_step_ok
 from .state import in_hex, on_map
@@ -42,7 +42,7 @@ def subject(ctx: Context, state: State, uid: str, melee: set[str]) -> str | None
     free = [(e, h) for e, h in enemies if h not in melee]
     if any(ctx.hexes.distance(h, here) <= 1 for _, h in free):
         return "next to an enemy"
-    if open_ground(ctx, state, here):
+    if in_the_open(ctx, state, here):
         near = [h for _, h in free if ctx.hexes.distance(h, here) <= int(ctx.tables["rout_radius"]) and los(ctx, h, here)]
         if near and not all(hedgerow_cover(ctx, h, Target(uid, here)) for h in near):
             return "in the open in enemy sight"

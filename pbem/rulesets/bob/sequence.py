@@ -12,7 +12,6 @@ from typing import Any
 from pbem.core.ruleset import State, standing_answer
 
 from .context import SIDES, Context, other
-from .state import on_map
 
 PHASES = ("setup", "preturn", "operations", "rout", "melee", "recovery")
 AUTOMATIC = ("rout", "melee", "recovery")
@@ -73,6 +72,3 @@ def start_turn(ctx: Context, state: State, events: list[dict[str, Any]]) -> None
     state["active"] = ctx.card.second  # so that the first side's impulse comes next
     next_impulse(ctx, state, events)
 
-
-def units_left(ctx: Context, state: State, side: str) -> bool:
-    return any(True for _ in on_map(ctx, state, side))

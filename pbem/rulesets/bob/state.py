@@ -94,17 +94,8 @@ def in_hex(ctx: Context, state: State, hex_id: str, side: str | None = None) -> 
     return [uid for uid, unit in on_map(ctx, state, side) if unit["hex"] == hex_id]
 
 
-def occupied(ctx: Context, state: State, side: str) -> set[str]:
-    return {unit["hex"] for _, unit in on_map(ctx, state, side)}
-
 
 def morale(ctx: Context, uid: str, unit: dict[str, Any]) -> int:
     """7.0: the white, yellow or red morale by the unit's suppression."""
     return ctx.units[uid].type.face(unit["reduced"]).morale[unit["supp"]]
 
-
-def in_melee(ctx: Context, state: State, uid: str) -> bool:
-    """12.0: an enemy unit shares the hex."""
-    unit = state["units"][uid]
-    enemy = [u for u, _ in on_map(ctx, state) if ctx.units[u].side != ctx.units[uid].side]
-    return any(state["units"][u]["hex"] == unit["hex"] for u in enemy)
