@@ -1,0 +1,68 @@
+"""Bases on the table as the rules see them (D1, L4): size, contact and being in command.
+
+A stand is one base: its id, side, unit, weapon, its place (`plane.Base`) and its Kill
+markers. Contact is edge to edge within a base width, closed (D1; docs/bst.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from pbem.geometry import plane
+
+
+@dataclass(frozen=True)
+class Stand:
+    """One base (D1). `kills` counts its Kill markers (R1)."""
+
+    id: str
+    side: str
+    unit: str
+    weapon: str
+    base: plane.Base
+    kills: int = 0
+
+    @property
+    def centre(self) -> plane.Point:
+        return self.base.centre
+
+    @property
+    def shape(self) -> plane.Shape:
+        return self.base.shape
+
+
+def square(centre: Sequence[int], facing: int, size: int) -> plane.Base:
+    """An infantry base: `size` mm square (D1)."""
+    return plane.Base((centre[0], centre[1]), facing, size, size)
+
+
+def in_contact(a: Stand, b: Stand, contact: int) -> bool:
+    """D1: within a base width of each other, edge to edge."""
+    return plane.within(a.shape, b.shape, contact)
+
+
+def linked(start: Stand, stands: Iterable[Stand], contact: int) -> list[Stand]:
+    """D1 "in command": every stand joined to `start` by a chain of contacts through the
+    stands given (start included), in id order. Pass the unit's stands for section command,
+    the platoon's for platoon leader command (L1)."""
+    pool = {s.id: s for s in stands}
+    pool[start.id] = start
+    reached = {start.id}
+    frontier = [start]
+    while frontier:
+        current = frontier.pop()
+        for other in sorted(pool.values(), key=lambda s: s.id):
+            if other.id not in reached and in_contact(current, other, contact):
+                reached.add(other.id)
+                frontier.append(other)
+    return [pool[i] for i in sorted(reached)]
+
+
+def in_command(stand: Stand, leader: Stand, stands: Iterable[Stand], contact: int) -> bool:
+    """D1, L1: whether `stand` is joined to its leader by contacts through `stands`."""
+    return stand.id in {s.id for s in linked(leader, stands, contact)}
+
+
+def by_id(stands: Iterable[Stand]) -> Mapping[str, Stand]:
+    return {s.id: s for s in sorted(stands, key=lambda s: s.id)}
