@@ -611,9 +611,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "so the same file plays the same game byte for byte (default: fresh ones)")
 
     from .mail.cli import add_commands as add_mail_commands
+    from .desk.cli import add_commands as add_desk_commands
     from .render.cli import add_commands as add_render_commands
 
     add_mail_commands(sub)
+    add_desk_commands(sub)
     add_render_commands(sub)
     for choice in sub.choices.values():  # the same epilog on the commands added from elsewhere
         if choice.epilog is None:

@@ -1,0 +1,385 @@
+// The desk's page. It knows no rule: every pick offered, every note and every problem comes from
+// the server, which asks the game's own code (pbem/desk/session.py). This file only builds the
+// orders from the clicks, in the key order the game's clicking rules give.
+"use strict";
+
+const S = {
+  desk: null,       // what api/desk said
+  orders: [],       // this phase's orders
+  next: null,       // the next phase's orders (null: none sent along)
+  draft: null,      // {spec, target, values}
+  active: null,     // the field map clicks go to
+  picks: {},        // field -> candidates (null: any hex)
+  notes: [],
+  problems: [],
+};
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (name === "onclick") node.addEventListener("click", value);
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+let pending = 0;  // requests under way (the page's tests wait for none: body[data-busy="0"])
+
+async function call(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+  document.body.dataset.busy = String(++pending);
+  try {
+    const response = await fetch(path, options);
+    const answer = await response.json();
+    if (!response.ok || answer.error) throw new Error(answer.error || response.statusText);
+    return answer;
+  } finally {
+    document.body.dataset.busy = String(--pending);
+  }
+}
+
+function say(text) { $("status").textContent = text; }
+
+// --- orders as text (for reading only: the file is written by the server) ---------------------
+function flow(value) {
+  if (Array.isArray(value)) return "[" + value.map(flow).join(", ") + "]";
+  if (value !== null && typeof value === "object")
+    return "{" + Object.entries(value).map(([k, v]) => k + ": " + flow(v)).join(", ") + "}";
+  if (typeof value === "string" && /^[0-9]+$/.test(value)) return '"' + value + '"';
+  return String(value);
+}
+
+// --- the draft: the order being built ----------------------------------------------------------
+const MANY = new Set(["units", "path", "list"]);
+
+function orderOf(draft) {
+  const order = {};
+  for (const field of draft.spec.fields) {
+    const value = draft.values[field.name];
+    if (field.type === "const") order[field.name] = field.value;
+    else if (field.type === "flag") { if (value) order[field.name] = true; }
+    else if (MANY.has(field.type)) {
+      if (value && value.length) order[field.name] = value.slice();
+      else if (field.keep_empty) order[field.name] = [];
+    } else if (value !== undefined && value !== null) order[field.name] = value;
+  }
+  return order;
+}
+
+function complete(draft) {
+  return draft.spec.fields.every((f) => f.optional || f.type === "const" || f.type === "flag" ||
+    (MANY.has(f.type) ? (draft.values[f.name] || []).length > 0 : draft.values[f.name] !== undefined));
+}
+
+function firstOpen(draft) {
+  const open = draft.spec.fields.find((f) => !f.optional && ["unit", "hex", "enum", "units", "path", "list"].includes(f.type) &&
+    (MANY.has(f.type) ? !(draft.values[f.name] || []).length : draft.values[f.name] === undefined));
+  return open ? open.name : null;
+}
+
+function startDraft(spec, target) {
+  S.draft = {spec, target, values: {}};
+  S.active = firstOpen(S.draft);
+  refreshDraft();
+}
+
+function cancelDraft() {
+  S.draft = null; S.active = null; S.picks = {}; S.notes = [];
+  render();
+}
+
+async function refreshDraft() {
+  if (!S.draft) return render();
+  const draft = S.draft;
+  if (draft.spec.auto && complete(draft)) return addOrder();
+  try {
+    const answer = await call("api/draft", {kind: draft.spec.kind, order: orderOf(draft), target: draft.target,
+                                            orders: S.orders, next: S.next});
+    if (S.draft !== draft) return;
+    S.picks = answer.candidates; S.notes = answer.notes;
+  } catch (error) { say(error.message); }
+  render();
+}
+
+function pick(field, value) {
+  const draft = S.draft;
+  const values = draft.values;
+  if (field.type === "units" || field.type === "list") {
+    const chosen = values[field.name] || [];
+    values[field.name] = chosen.includes(value) ? chosen.filter((v) => v !== value) : chosen.concat([value]);
+  } else if (field.type === "path") {
+    values[field.name] = (values[field.name] || []).concat([value]);
+  } else if (field.type === "flag") {
+    values[field.name] = !values[field.name];
+  } else {
+    values[field.name] = values[field.name] === value ? undefined : value;
+  }
+  if (!MANY.has(field.type)) {
+    const many = draft.spec.fields.find((f) => MANY.has(f.type));
+    S.active = firstOpen(draft) || (many ? many.name : field.name);
+  }
+  refreshDraft();
+}
+
+function back(field) {
+  const path = S.draft.values[field.name] || [];
+  S.draft.values[field.name] = path.slice(0, -1);
+  refreshDraft();
+}
+
+function addOrder() {
+  const draft = S.draft;
+  const order = orderOf(draft);
+  if (draft.target === "next") S.next.push(order); else S.orders.push(order);
+  const again = draft.spec.auto ? draft.spec : null;
+  S.draft = null; S.active = null; S.picks = {}; S.notes = [];
+  say("added " + flow(order));
+  if (again) startDraft(again, draft.target); else render();
+  check();
+}
+
+function removeOrder(target, index) {
+  if (target === "next") S.next.splice(index, 1); else S.orders.splice(index, 1);
+  check();
+}
+
+// --- the check: pbem check's own, run by the server after every change --------------------------
+async function check() {
+  try {
+    const answer = await call("api/check", {orders: S.orders, next: S.next});
+    S.problems = answer.problems;
+    say(answer.ok ? "no problem found: ready to save" : answer.problems.length + " problem(s)");
+  } catch (error) { say(error.message); }
+  render();
+}
+
+// --- drawing -------------------------------------------------------------------------------------
+function fieldBox(field) {
+  const draft = S.draft;
+  const value = draft.values[field.name];
+  const box = el("fieldset", {class: S.active === field.name ? "active" : "", id: "field-" + field.name});
+  box.append(el("legend", {}, el("button", {type: "button", id: "focus-" + field.name, title: "map clicks go here",
+    onclick: () => { S.active = field.name; render(); }}, field.label)));
+  if (field.type === "flag") {
+    box.append(el("button", {type: "button", id: "pick-" + field.name, "aria-pressed": String(!!value),
+                             onclick: () => pick(field, true)}, value ? "yes" : "no"));
+    return box;
+  }
+  if (field.type === "const") return box;
+  box.append(el("div", {class: "value", id: "value-" + field.name},
+                value === undefined || (Array.isArray(value) && !value.length) ? "(none)" : flow(value)));
+  const choices = field.type === "enum" ? field.values : S.picks[field.name];
+  const picks = el("div", {class: "picks"});
+  if (choices === null || choices === undefined) {
+    picks.append(el("span", {}, "click a hex on the map"));
+  } else {
+    for (const choice of choices) {
+      const chosen = Array.isArray(value) ? value.includes(choice) && field.type !== "path" : value === choice;
+      picks.append(el("button", {type: "button", id: "pick-" + field.name + "-" + choice, "aria-pressed": String(chosen),
+                                 onclick: () => pick(field, choice)}, choice));
+    }
+    if (!choices.length) picks.append(el("span", {}, "nothing to pick now"));
+  }
+  if (field.type === "path" && (value || []).length)
+    picks.append(el("button", {type: "button", id: "back-" + field.name, onclick: () => back(field)}, "back one hex"));
+  box.append(picks);
+  return box;
+}
+
+function orderItem(order, index, target) {
+  const mine = S.problems.filter((p) => target === "next"
+    ? p.order === S.orders.length && p.nested === index
+    : p.order === index && p.nested === null);
+  const item = el("li", {class: "order-item"}, el("span", {class: "order"}, flow(order)), " ",
+                  el("button", {type: "button", id: `remove-${target}-${index}`, "aria-label": "remove order " + (index + 1),
+                                onclick: () => removeOrder(target, index)}, "remove"));
+  for (const p of mine) item.append(el("div", {class: "problem"}, p.text));
+  return item;
+}
+
+function kindButtons(kinds, target, box) {
+  box.replaceChildren();
+  for (const spec of kinds) {
+    const pressed = S.draft && S.draft.spec.kind === spec.kind && S.draft.target === target;
+    box.append(el("button", {type: "button", id: `kind-${target === "next" ? "next-" : ""}${spec.kind}`,
+                             "aria-pressed": String(!!pressed), title: "rule " + spec.section,
+                             onclick: () => startDraft(spec, target)}, spec.label));
+  }
+}
+
+function render() {
+  const desk = S.desk;
+  if (!desk || desk.mode !== "orders") return;
+  kindButtons(desk.kinds, "main", $("kinds"));
+  const draftBox = $("draft");
+  draftBox.hidden = !S.draft;
+  if (S.draft) {
+    $("draft-title").textContent = S.draft.spec.label + " (rule " + S.draft.spec.section + ")" +
+      (S.draft.target === "next" ? ", next phase" : "");
+    $("fields").replaceChildren(...S.draft.spec.fields.map(fieldBox));
+    $("notes").replaceChildren(...S.notes.map((n) => el("li", {}, n)));
+    $("add").disabled = !complete(S.draft);
+  }
+  $("orders").replaceChildren(...S.orders.map((o, i) => orderItem(o, i, "main")));
+  if (desk.next_phase) {
+    $("next-pane").hidden = false;
+    $("next-title").textContent = "Orders of the next phase (" + desk.next_phase.phase + ", rule " +
+      desk.next_phase.section + "), sent along";
+    $("next-toggle").textContent = S.next === null ? "Give them now" : "Send none";
+    $("next-toggle").setAttribute("aria-pressed", String(S.next !== null));
+    if (S.next === null) $("next-kinds").replaceChildren(); else kindButtons(desk.next_phase.kinds, "next", $("next-kinds"));
+    $("next-orders").replaceChildren(...(S.next || []).map((o, i) => orderItem(o, i, "next")));
+  }
+  const placed = (p) => (p.order !== null && p.order < S.orders.length && p.nested === null) ||
+    (S.next !== null && p.order === S.orders.length && p.nested !== null);
+  $("general-problems").replaceChildren(...S.problems.filter((p) => !placed(p)).map((p) => el("li", {class: "problem"}, p.text)));
+  markMap();
+}
+
+// --- the map: clicks pick units and hexes; candidates and the path are marked ------------------
+function markMap() {
+  const svg = $("map").querySelector("svg");
+  if (!svg) return;
+  svg.querySelectorAll(".cand, .on-path").forEach((n) => n.classList.remove("cand", "on-path"));
+  const old = svg.querySelector("#desk-path");
+  if (old) old.remove();
+  if (!S.draft || !S.active) return;
+  const field = S.draft.spec.fields.find((f) => f.name === S.active);
+  const choices = (field && S.picks[field.name]) || [];
+  for (const choice of choices) {
+    const unit = svg.querySelector(`[id="unit-${CSS.escape(choice)}"]`);
+    if (unit) unit.classList.add("cand");
+    const cell = svg.querySelector(`.hex[data-hex="${CSS.escape(choice)}"]`);
+    if (cell) cell.classList.add("cand");
+  }
+  const path = S.draft.values.path;
+  if (field && field.type === "path" && path && path.length) {
+    const start = pathStart(svg);
+    const points = (start ? [start] : []).concat(path.map((h) => centre(svg, h)).filter(Boolean));
+    path.forEach((h) => { const c = svg.querySelector(`.hex[data-hex="${CSS.escape(h)}"]`); if (c) c.classList.add("on-path"); });
+    if (points.length > 1) {
+      const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+      line.setAttribute("id", "desk-path");
+      line.setAttribute("points", points.map((p) => p.join(",")).join(" "));
+      svg.append(line);
+    }
+  }
+}
+
+function centre(svg, hex) {
+  const cell = svg.querySelector(`.hex[data-hex="${CSS.escape(hex)}"]`);
+  if (!cell) return null;
+  const box = cell.getBBox();
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
+function pathStart(svg) {
+  const mover = S.draft.values.move;
+  const uid = Array.isArray(mover) ? mover[0] : mover;
+  const counter = uid && svg.querySelector(`[id="unit-${CSS.escape(uid)}"]`);
+  return counter && counter.dataset.hex ? centre(svg, counter.dataset.hex) : null;
+}
+
+function mapClick(event) {
+  if (!S.draft || !S.active) return;
+  const field = S.draft.spec.fields.find((f) => f.name === S.active);
+  if (!field) return;
+  const counter = event.target.closest("[id^='unit-']");
+  const cell = event.target.closest("[data-hex]");
+  const choices = S.picks[field.name];
+  let value = null;
+  if ((field.type === "unit" || field.type === "units") && counter) value = counter.id.slice(5);
+  else if ((field.type === "hex" || field.type === "path") && cell) value = cell.dataset.hex;
+  if (value === null) return;
+  if (choices && !choices.includes(value)) { say(value + " cannot be picked for " + field.label + " now"); return; }
+  pick(field, value);
+}
+
+function labelHexes(svg) {
+  // The terrain polygons and the hex-id labels are drawn in the same order (pbem/render/svg.py).
+  const cells = svg.querySelectorAll("#terrain polygon.hex");
+  const names = svg.querySelectorAll("#hex-ids text");
+  if (cells.length === names.length) cells.forEach((cell, i) => { cell.dataset.hex = names[i].textContent; });
+}
+
+// --- save, sign, armor ----------------------------------------------------------------------------
+function show(answer) {
+  const lines = [];
+  if (answer.saved === false) lines.push("not saved: fix the problems first");
+  if (answer.path) lines.push("wrote " + answer.path + (answer.answer ? " (answer: " + answer.answer + ")" : ""));
+  if (answer.signature) lines.push("signed: " + answer.signature + " (send both to the referee)");
+  if (answer.sign_command) lines.push("sign it with:\n" + answer.sign_command);
+  if (answer.command) lines.push("armor it with:\n" + answer.command);
+  if (answer.armor) lines.push(answer.armor);
+  $("output").textContent = lines.join("\n");
+}
+
+async function save() {
+  try {
+    const answer = await call("api/save", {orders: S.orders, next: S.next});
+    if (answer.problems) S.problems = answer.problems;
+    show(answer);
+    render();
+  } catch (error) { say(error.message); }
+}
+
+async function armor() {
+  try { show(await call("api/armor", {})); } catch (error) { $("output").textContent = error.message; }
+}
+
+// --- a decision request -----------------------------------------------------------------------------
+function openDecision(desk) {
+  $("decision-pane").hidden = false;
+  $("report-pane").hidden = true;
+  $("decision-title").textContent = `Decision for ${desk.side}: ${desk.topic} (rule ${desk.section})`;
+  $("question").textContent = desk.text;
+  $("options").replaceChildren(...desk.options.map((o) => el("button", {type: "button", id: "option-" + o.number,
+    onclick: async () => {
+      try { show(await call("api/answer", {number: o.number})); } catch (error) { $("output").textContent = error.message; }
+    }}, `${o.number}: ${o.name || o.text}` + (o.name && o.name !== o.text ? ` (${o.text})` : ""))));
+  $("decision-armor").addEventListener("click", armor);
+}
+
+// --- start ------------------------------------------------------------------------------------------
+async function start() {
+  const desk = S.desk = await call("api/desk");
+  $("title").textContent = `${desk.game}: ${desk.side}`;
+  if (desk.deadline) $("deadline").textContent = "deadline " + desk.deadline;
+  if (desk.mode === "decision") {
+    $("phase").textContent = `decision request of adjudication ${desk.seq}`;
+    openDecision(desk);
+    document.body.dataset.ready = "yes";
+    return;
+  }
+  $("phase").textContent = `orders for seq ${desk.seq}, phase ${desk.phase} (awaiting ${desk.awaiting.join(", ")})`;
+  $("report").textContent = desk.report;
+  if (desk.svg) {
+    $("map").innerHTML = desk.svg;  // drawn by pbem render from this view alone
+    const svg = $("map").querySelector("svg");
+    labelHexes(svg);
+    svg.addEventListener("click", mapClick);
+  }
+  $("orders-pane").hidden = false;
+  if (!desk.gives_orders) {
+    $("no-orders").hidden = false;
+    $("no-orders").textContent = `${desk.side} gives no orders in this phase: Save sends orders: [] (an acknowledgement).`;
+  } else if (!desk.kinds.length) {
+    $("no-orders").hidden = false;
+    $("no-orders").textContent = "This game has no clicking rules yet: " + desk.template.join(" | ");
+  }
+  $("add").addEventListener("click", addOrder);
+  $("cancel").addEventListener("click", cancelDraft);
+  $("save").addEventListener("click", save);
+  $("armor").addEventListener("click", armor);
+  $("next-toggle").addEventListener("click", () => { S.next = S.next === null ? [] : null; if (S.draft && S.draft.target === "next") S.draft = null; check(); });
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape" && S.draft) cancelDraft(); });
+  render();
+  await check();
+  document.body.dataset.ready = "yes";
+}
+
+start().catch((error) => { say(error.message); $("output").textContent = error.message; });

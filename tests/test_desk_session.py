@@ -1,0 +1,145 @@
+"""The desk's answers without a browser (pbem/desk/session.py): picks and notes from the game's own code,
+the check `pbem check` makes, and the saved file equal to the bot's for the same orders.
+
+`DeskGame` (used by tests/test_desk_browser.py too) plays a real game with the bots up to a phase.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.core.api import (SigningKey, adjudicate, bot_orders_file, current_position, load_game, new_game, read_view,
+                           signing, submit, view_rel, yamlio)
+from pbem.desk.session import DecisionDesk, OrdersDesk
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class DeskGame:
+    """A game played by the bots until `side` owes the orders of `phase`."""
+
+    root: Path
+    game_dir: Path
+    keys: dict[str, Path]
+
+    def key(self, side: str) -> SigningKey:
+        return signing.load_signing_key(self.keys[side])
+
+    def view_path(self, side: str) -> Path:
+        seq = current_position(load_game(self.game_dir)).seq
+        return self.game_dir / view_rel(seq, side)
+
+    def bot_file(self, side: str, out: Path) -> Path:
+        return bot_orders_file(self.game_dir, side, self.key(side), out)
+
+    def bot_orders(self, side: str) -> list[Any]:
+        path = self.bot_file(side, self.root / f"bot-{side}.yaml")
+        orders: list[Any] = yamlio.load_file(path).data["orders"]
+        return orders
+
+
+def play_to(root: Path, ruleset_id: str, phase: str, side: str, *, limit: int = 60) -> DeskGame:
+    keys_dir = root / "keys"
+    sides = ["us", "german"] if ruleset_id == "fbsm" else ["german", "british"]
+    keys = {}
+    for name in ["referee", *sides]:
+        private, _ = signing.write_keypair(name, keys_dir)
+        keys[name] = private
+    game_dir = root / "game"
+    new_game(ROOT / "samples" / ruleset_id / "scenario.yaml", f"desk-{ruleset_id}", signing.load_signing_key(keys["referee"]),
+             {s: (keys_dir / f"{s}.pub").read_text(encoding="utf-8").strip() for s in sides}, game_dir,
+             chain_length=128)
+    game = DeskGame(root, game_dir, keys)
+    referee = signing.load_signing_key(keys["referee"])
+    for _ in range(limit):
+        position = current_position(load_game(game_dir))
+        view = read_view(game.view_path(side))
+        if view.doc["next"].get("phase") == phase and side in view.doc["next"]["awaiting"]:
+            return game
+        for awaited in position.awaiting:
+            path = game.bot_file(awaited, root / f"{awaited}-orders.yaml")
+            assert submit(game_dir, path).errors == []
+        adjudicate(game_dir, referee)
+    raise AssertionError(f"{ruleset_id}: no {phase} for {side} in {limit} adjudications")
+
+
+@pytest.fixture(scope="module")
+def fbsm_setup(tmp_path_factory: pytest.TempPathFactory) -> DeskGame:
+    return play_to(tmp_path_factory.mktemp("fbsm-setup"), "fbsm", "us-setup", "us")
+
+
+@pytest.fixture(scope="module")
+def toc_movement(tmp_path_factory: pytest.TempPathFactory) -> DeskGame:
+    return play_to(tmp_path_factory.mktemp("toc-move"), "toc", "german-movement", "german")
+
+
+def test_the_setup_hexes_offered_are_those_the_rules_accept(fbsm_setup: DeskGame, tmp_path: Path) -> None:
+    desk = OrdersDesk(fbsm_setup.view_path("us"), out=tmp_path / "o.yaml")
+    units = desk.draft({"kind": "setup", "order": {}, "orders": []})["candidates"]["setup"]
+    held = desk.state["units"]
+    assert units and all(held[u]["status"] == "container" for u in units)  # the US units still to set up
+    first = units[0]
+    hexes = desk.draft({"kind": "setup", "order": {"setup": first}, "orders": []})["candidates"]["hex"]
+    assert hexes
+    taken = desk.draft({"kind": "setup", "order": {"setup": units[1]}, "orders": [{"setup": first, "hex": hexes[0]}]})
+    assert hexes[0] not in taken["candidates"]["hex"]  # one US unit per hex (3.2)
+    assert desk.check({"orders": [{"setup": first, "hex": hexes[0]}]})["ok"]
+    wrong = desk.check({"orders": [{"setup": first, "hex": "0101"}]})
+    assert not wrong["ok"] and wrong["problems"][0]["order"] == 0 and wrong["problems"][0]["section"]
+
+
+def test_saved_orders_equal_the_bots_file_and_problems_stop_the_save(fbsm_setup: DeskGame, tmp_path: Path) -> None:
+    out = tmp_path / "us-orders.yaml"
+    desk = OrdersDesk(fbsm_setup.view_path("us"), key=fbsm_setup.key("us"), out=out)
+    refused = desk.save({"orders": [{"setup": "US01", "hex": "0101"}]})
+    assert refused["saved"] is False and refused["problems"] and not out.exists()
+    bot = fbsm_setup.bot_orders("us")
+    answer = desk.save({"orders": bot})
+    assert answer["saved"] and out.read_bytes() == (fbsm_setup.root / "bot-us.yaml").read_bytes()
+    assert (tmp_path / "us-orders.yaml.sig").is_file()
+    armored = desk.armor()["armor"]
+    assert "BEGIN" in armored and "SSH SIGNATURE" in armored
+
+
+def test_without_a_key_save_shows_the_ssh_keygen_line(fbsm_setup: DeskGame, tmp_path: Path) -> None:
+    desk = OrdersDesk(fbsm_setup.view_path("us"), out=tmp_path / "x.yaml")
+    answer = desk.save({"orders": []})
+    assert answer["sign_command"] == f"ssh-keygen -Y sign -f KEY -n pbem-orders@desk-fbsm {tmp_path / 'x.yaml'}"
+    assert desk.armor()["command"].startswith("pbem sign ")
+
+
+def test_toc_path_steps_and_movement_points_come_from_the_walker(toc_movement: DeskGame, tmp_path: Path) -> None:
+    desk = OrdersDesk(toc_movement.view_path("german"), out=tmp_path / "o.yaml")
+    bot = toc_movement.bot_orders("german")
+    move = next(o for o in bot if "move" in o)
+    draft = {"kind": "move", "orders": [], "order": {"move": move["move"]}}
+    steps = desk.draft(draft)["candidates"]["path"]
+    assert move["path"][0] in steps
+    with_march = {"move": move["move"], "path": move["path"][:1], **({"march": True} if move.get("march") else {})}
+    notes = desk.draft({**draft, "order": with_march})["notes"]
+    assert notes and "movement points left" in notes[0]
+    later = bot[-1]["next_phase"]
+    assert desk.check({"orders": bot[:-1], "next": later})["ok"]
+
+
+def test_a_key_not_the_sides_is_refused(fbsm_setup: DeskGame) -> None:
+    from pbem.core.api import UsageError
+
+    with pytest.raises(UsageError, match="not us's"):
+        OrdersDesk(fbsm_setup.view_path("us"), game=load_game(fbsm_setup.game_dir), key=fbsm_setup.key("german"))
+
+
+def test_orders_that_are_not_mappings_are_refused(fbsm_setup: DeskGame) -> None:
+    from pbem.core.api import UsageError
+
+    desk = OrdersDesk(fbsm_setup.view_path("us"))
+    with pytest.raises(UsageError):
+        desk.check({"orders": ["rm -rf"]})
+
+
+__all__ = ["DecisionDesk", "DeskGame", "play_to"]
