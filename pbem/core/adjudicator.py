@@ -62,6 +62,37 @@ def plain_copy(value: Any, where: str = "state") -> Any:
     The copy goes through the canonical JSON form, so map keys come back sorted: what is
     stored and hashed never depends on the order in which rules code built a map.
     """
+    if not _surely_plain(value):
+        _check_plain(value, where)
+    return json.loads(chance.canonical_json(value))
+
+
+def _surely_plain(value: Any) -> bool:
+    """True if `value` is built of exactly dict (str keys), list, str, int, bool and None.
+
+    The quick test, without paths: anything else (floats, tuples, subclasses) goes through
+    `_check_plain`, which accepts or refuses it with the path of the first offender.
+    """
+    stack = [value]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if kind is dict:
+            for key in item:
+                if type(key) is not str:
+                    return False
+            extend(item.values())
+        elif kind is list:
+            extend(item)
+        else:
+            return False
+    return True
+
+
+def _check_plain(value: Any, where: str) -> None:
     stack = [(value, where)]
     while stack:
         item, path = stack.pop()
@@ -76,7 +107,6 @@ def plain_copy(value: Any, where: str = "state") -> Any:
             stack.extend((sub, f"{path}[{i}]") for i, sub in enumerate(item))
         elif not (item is None or isinstance(item, (str, int, bool))):
             raise PbemError(f"{path}: {type(item).__name__} is not plain data")
-    return json.loads(chance.canonical_json(value))
 
 
 def side_inputs(sides: Sequence[str], accepted: Mapping[str, AcceptedOrders]) -> list[chance.SideInput]:

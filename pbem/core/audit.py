@@ -15,15 +15,20 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from . import chance, clock, schemas, signing, yamlio
-from .adjudicator import (AcceptedOrders, DecisionFile, decision_files, newest_order_files, render_views,
-                          request_document, request_rel, resolve_adjudication)
+from .adjudicator import (AcceptedOrders, DecisionFile, Outcome, decision_files, newest_order_files, render_views,
+                          request_document, request_rel, resolve_adjudication, turn_document)
 from .archive import Archive, receipt_rel, seq_dir, turn_rel, view_rel
 from .errors import PbemError, format_path
 from .game import Game, initial_state, load_game, next_block
 from .orders import Expectation, orders_problems
+from .quickload import canonical_bytes, quick_load, recorded_turn_parts
 from .ruleset import Rules, rules_for
 from .schemafiles import load_schema
 from .views import initial_view, view_state
+
+
+# What the next turn's check builds on: state, file hash of the turn, (s_k, t_k), the next deadline.
+_Next = tuple[dict[str, Any], str, tuple[bytes, bytes | None], str | None]
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,9 @@ class Auditor:
         return stored.data, signer
 
     def parse(self, rel: str, data: bytes, kind: str) -> dict[str, Any] | None:
+        quick = quick_load(data)
+        if quick is not None and schemas.is_valid(quick, load_schema(kind)):
+            return quick
         try:
             doc = yamlio.load_bytes(data, rel)
             schemas.validate(doc, load_schema(kind))
@@ -126,9 +134,94 @@ class Auditor:
         return announced
 
     def check_turn(self, game: Game, rules: Rules, seq: int, state: dict[str, Any], previous_hash: str,
-                   previous_seeds: tuple[bytes, bytes | None], deadline: str | None
-                   ) -> tuple[dict[str, Any], str, tuple[bytes, bytes | None], str | None] | None:
-        """Check turn `seq`; give the state, file hash, seeds and deadline the next turn builds on."""
+                   previous_seeds: tuple[bytes, bytes | None], deadline: str | None) -> _Next | None:
+        """Check turn `seq`; give the state, file hash, seeds and deadline the next turn builds on.
+
+        First the quick way: rebuild the turn file from the replay and compare bytes. Only if that
+        finds anything at all (or cannot be tried) is it forgotten and the turn checked field by
+        field, which names every discrepancy.
+        """
+        before = len(self.found)
+        quick = self.quick_turn(game, rules, seq, state, previous_hash, previous_seeds, deadline)
+        if quick is not None and len(self.found) == before:
+            return quick
+        del self.found[before:]
+        return self.full_turn(game, rules, seq, state, previous_hash, previous_seeds, deadline)
+
+    def quick_turn(self, game: Game, rules: Rules, seq: int, state: dict[str, Any], previous_hash: str,
+                   previous_seeds: tuple[bytes, bytes | None], deadline: str | None) -> _Next | None:
+        """The check of a sound turn without reading its file as YAML; None at the first doubt.
+
+        The few values a turn takes from outside the replay (its seeds, the next deadline) are
+        picked out of the text; everything else is rebuilt exactly as `adjudicate` builds it. If the
+        canonical dump of the rebuilt turn equals the stored bytes, the stored turn is that
+        document, so every field check of `full_turn` holds; the checks on other files (orders,
+        decisions, receipts, views) run as in `full_turn`, and any note they make sends the turn
+        the full way.
+        """
+        rel = turn_rel(seq)
+        got = self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
+        recorded = recorded_turn_parts(got[0]) if got else None
+        if got is None or recorded is None:
+            return None
+        data = got[0]
+        dice = {"seed": recorded.seed} if recorded.hidden_seed is None else \
+            {"seed": recorded.seed, "hidden_seed": recorded.hidden_seed}
+        seed = self.check_seed(game, seq, {"dice": dice}, rel, previous_seeds[0])
+        hidden = self.check_hidden_seed(game, seq, {"dice": dice}, rel, previous_seeds[1])
+        if seed is None or (hidden is None and game.protocol >= 2) or \
+                (recorded.next_deadline is not None and game.protocol < 2):
+            return None
+        awaited = [] if rules.result(state) is not None else rules.awaiting(state)
+        newest = newest_order_files(self.archive, seq)
+        if not set(newest) <= set(game.sides):
+            return None
+        accepted: dict[str, AcceptedOrders] = {}
+        for side in game.sides:
+            if side in newest:
+                item = self.quick_orders(game, rules, seq, newest[side], side, state, awaited)
+                if item is None:
+                    return None
+                accepted[side] = item
+        try:
+            records = decision_files(self.archive, game, seq)
+        except PbemError:
+            return None
+        self._records[seq] = records
+        answers = {index: record.answer for index, record in records.items() if record.reply_rel is not None}
+        try:
+            outcome = resolve_adjudication(rules, game.id, game.sides, seq, state, previous_hash, seed, accepted,
+                                           answers, hidden)
+        except PbemError:
+            return None
+        if outcome.pending is not None or set(records) != set(answers) or \
+                set(records) != {request.index for request in outcome.asked}:
+            return None
+        expected = turn_document(game, seq, previous_hash, seed, outcome, accepted, awaited, records, rules, hidden,
+                                 deadline, recorded.next_deadline)
+        if not isinstance(outcome.state, dict) or not schemas.is_valid(dict(expected, state={}), load_schema("turn")) \
+                or not canonical_bytes(expected, data):
+            return None
+        self.check_requests(game, seq, previous_hash, outcome)
+        if game.protocol >= 2:
+            self.check_receipts(game, seq, state, rules, deadline, expected)
+        self.check_views(game, rules, seq, expected, data)
+        return outcome.state, chance.file_hash(data), (seed, hidden), recorded.next_deadline
+
+    def quick_orders(self, game: Game, rules: Rules, seq: int, file: str, side: str, state: dict[str, Any],
+                     awaited: Sequence[str]) -> AcceptedOrders | None:
+        """A side's newest orders file, if signed by that side and legal (else noted)."""
+        got = self.signed(file, game.orders_namespace(), game.side_keys)
+        if got is None or got[1] != side:
+            return None
+        doc = self.legal_orders(game, rules, seq, file, got[0], side, state, awaited)
+        if doc is None:
+            return None
+        return AcceptedOrders(side, file, got[0], doc["entropy"], list(doc["orders"]), dict(doc.get("standing") or {}))
+
+    def full_turn(self, game: Game, rules: Rules, seq: int, state: dict[str, Any], previous_hash: str,
+                  previous_seeds: tuple[bytes, bytes | None], deadline: str | None) -> _Next | None:
+        """Check turn `seq` field by field, noting every discrepancy."""
         rel = turn_rel(seq)
         got = self.signed(rel, game.turn_namespace(), {"referee": game.referee_key})
         turn = self.parse(rel, got[0], "turn") if got else None
@@ -229,22 +322,34 @@ class Auditor:
         if not self.same(rel, field + ".hash", chance.file_hash(data), entry.get("hash")):
             return None
         self.same(file, "signer", entry["side"], signer)
-        try:
+        doc = self.legal_orders(game, rules, seq, file, data, signer, state, awaited)
+        if doc is None:
+            return None
+        if doc["entropy"] != entry.get("entropy"):
+            self.note(rel, field + ".entropy", "differs from the orders file's entropy")
+        return AcceptedOrders(signer, file, data, doc["entropy"], list(doc["orders"]), dict(doc.get("standing") or {}))
+
+    def legal_orders(self, game: Game, rules: Rules, seq: int, file: str, data: bytes, signer: str,
+                     state: dict[str, Any], awaited: Sequence[str]) -> dict[str, Any] | None:
+        """The orders document, if it reads and its orders were legal for the signer (else noted)."""
+        ack = game.hash if seq == 1 else self._file_hash(view_rel(seq - 1, signer))
+        expect = Expectation(game.id, seq, signer, rules.phase(state), ack or "", tuple(awaited))
+        seen = view_state(rules, state, signer)
+        quick = quick_load(data)
+        if quick is not None and not orders_problems(yamlio.Document(quick, file), rules, expect, seen, signer):
+            return quick
+        try:  # the strict loader, for the positions of what is wrong
             doc = yamlio.load_bytes(data, file)
         except PbemError as error:
             self.note(file, "content", str(error))
             return None
-        ack = game.hash if seq == 1 else self._file_hash(view_rel(seq - 1, signer))
-        expect = Expectation(game.id, seq, signer, rules.phase(state), ack or "", tuple(awaited))
-        problems = orders_problems(doc, rules, expect, view_state(rules, state, signer), signer)
+        problems = orders_problems(doc, rules, expect, seen, signer)
         for problem in problems:
             self.note(file, _field_of(problem.path), str(problem))
         if problems:
             return None
-        if doc.data["entropy"] != entry.get("entropy"):
-            self.note(rel, field + ".entropy", "differs from the orders file's entropy")
-        return AcceptedOrders(signer, file, data, doc.data["entropy"], list(doc.data["orders"]),
-                              dict(doc.data.get("standing") or {}))
+        result: dict[str, Any] = doc.data
+        return result
 
     def _file_hash(self, rel: str) -> str | None:
         found = self._hashes.get(rel)
@@ -304,6 +409,11 @@ class Auditor:
         if deadline is not None and game.protocol < 2:
             self.note(rel, "next.deadline", "a version 1 turn announces no deadline")
         self.same(rel, "next", next_block(rules, outcome.state, deadline), turn["next"])
+        self.check_requests(game, seq, previous_hash, outcome)
+        self.same(rel, "decisions", len(outcome.asked), len(turn["decisions"]))
+
+    def check_requests(self, game: Game, seq: int, previous_hash: str, outcome: Outcome) -> None:
+        """Every decision request the replay asks is stored as the referee would write it."""
         records = self._records.get(seq, {})
         for request in outcome.asked:
             known = records.get(request.index)
@@ -317,7 +427,6 @@ class Auditor:
             if stored != expected:
                 self.note(request_rel(seq, request.index), _first_difference(stored, expected),
                           "differs from the request the replay asks")
-        self.same(rel, "decisions", len(outcome.asked), len(turn["decisions"]))
 
     def compare_rolls(self, rel: str, expected: list[dict[str, Any]], found: list[dict[str, Any]]) -> None:
         for index, (want, have) in enumerate(zip(expected, found)):

@@ -546,6 +546,11 @@ def stopped_problem(limit: int, file: str | None) -> Problem:
                    "(fix these and check again)", file=file)
 
 
+def is_valid(data: Any, schema: Mapping[str, Any]) -> bool:
+    """Whether `data` matches `schema`: the quick yes or no, without the explanations of `problems`."""
+    return bool(_compiled(schema).validator.is_valid(data))
+
+
 def validate(doc: Document, schema: Mapping[str, Any]) -> None:
     """Raise SchemaError with one Problem per error if `doc` does not match `schema`."""
     SchemaError.collect(problems(doc, schema))

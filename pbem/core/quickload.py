@@ -1,0 +1,107 @@
+"""Read a file pbem wrote itself without the strict loader, when that provably changes nothing.
+
+The strict loader (`yamlio.load_bytes`) builds every document in Python, event by event, to
+name each problem with its line and column. A file that is exactly the canonical dump of the
+data libyaml's C loader reads from it cannot hold any of those problems: `yamlio.dump` writes
+only plain data, no tags, aliases or duplicate keys, nothing nested deeper than `MAX_DEPTH`,
+and promises that the strict loader reads its text back equal. So when `dump(C-load(data))`
+gives `data` back byte for byte (and the file is within the strict loader's size and node
+limits), the strict load would give the same data. Anything else (`None` here) must go the
+strict way, which then says what is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from . import yamlio
+
+_CLoader: Any = getattr(yaml, "CSafeLoader", None)
+
+# Every value of a canonical dump takes at least one character of its own, so a file this short
+# holds fewer values than the strict loader's limit.
+QUICK_MAX_BYTES = min(yamlio.MAX_NODES, yamlio.MAX_FILE_BYTES)
+
+
+def quick_load(data: bytes) -> dict[str, Any] | None:
+    """The mapping `data` holds if `data` is its canonical dump; else None (use the strict loader)."""
+    if _CLoader is None or len(data) > QUICK_MAX_BYTES:
+        return None
+    try:
+        value = yaml.load(data, Loader=_CLoader)
+    except Exception:  # any failure at all: the strict loader will say what it is
+        return None
+    if type(value) is not dict or not _fewer_values(value, len(data)) or not canonical_bytes(value, data):
+        return None
+    return value
+
+
+def _fewer_values(value: Any, limit: int) -> bool:
+    """At most `limit` values, counting an alias's target each time it is used.
+
+    An alias bomb is small as text and huge once expanded; a canonical dump is never shorter
+    than its number of values, so counting stops as soon as the expansion outgrows the file.
+    """
+    stack = [value]
+    count = 0
+    while stack:
+        item = stack.pop()
+        count += 1
+        if count > limit:
+            return False
+        if type(item) is dict:
+            count += len(item)  # the keys
+            stack.extend(item.values())
+        elif type(item) is list:
+            stack.extend(item)
+    return True
+
+
+def canonical_bytes(value: Any, data: bytes) -> bool:
+    """Whether `data` is exactly the canonical dump of `value` (False if `value` cannot be dumped)."""
+    try:
+        return yamlio.dump(value).encode("utf-8") == data
+    except (TypeError, ValueError, RecursionError):  # not plain data, too deep, a lone surrogate
+        return False
+
+
+@dataclass(frozen=True)
+class RecordedParts:
+    """What a turn file holds that its replay cannot rebuild (docs/protocol.md §4)."""
+
+    seed: str
+    hidden_seed: str | None
+    next_deadline: str | None
+
+
+# Where `yamlio.dump` writes them in a turn file (`adjudicator.turn_document`'s layout).
+_DICE_RE = re.compile(rb"\ndice:\n  seed: ([0-9a-f]{64})\n(?:  hidden_seed: ([0-9a-f]{64})\n)?  phase_seed: ")
+_DEADLINE_RE = re.compile(rb"\n  deadline: ([^\n]*)\n")
+
+
+def recorded_turn_parts(data: bytes) -> RecordedParts | None:
+    """The seeds and next deadline of a turn file in canonical layout, picked out of its text.
+
+    A guess, and safe as one: whoever uses them must rebuild the whole turn from them and compare
+    its canonical dump with `data` byte for byte. None if they are not where pbem writes them.
+    """
+    dice = _DICE_RE.search(data)
+    start = data.rfind(b"\nnext:\n")
+    if dice is None or start < 0:
+        return None
+    deadline: str | None = None
+    found = _DEADLINE_RE.search(data, start)
+    if found is not None:
+        try:
+            value = yaml.load(b"deadline: " + found.group(1), Loader=_CLoader or yaml.SafeLoader)
+        except Exception:  # the full check will say what is wrong
+            return None
+        if not isinstance(value, dict) or not isinstance(value.get("deadline"), str):
+            return None
+        deadline = value["deadline"]
+    hidden = dice.group(2)
+    return RecordedParts(dice.group(1).decode("ascii"), hidden.decode("ascii") if hidden else None, deadline)
