@@ -239,6 +239,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "cp": {"type": "cp", "side": "german", "section": "3.0", "unit": "G4", "as": "DE-2", "why": "pre-turn action"},
     "reveal": {"type": "reveal", "side": "german", "section": "15.0", "marker": "DE-3", "unit": "GD1", "hex": "0903",
                "why": "in open ground in enemy sight", "decoy": True},
+    "turn-facing": {"type": "turn-facing", "side": "german", "section": "V4", "unit": "G4", "as": "DE-2",
+                    "hex": "0704", "from": 4, "to": 1},
     "concealed": {"type": "concealed", "side": "german", "section": "15.0", "unit": "G4", "marker": "DE-5",
                   "hex": "0704"},
     "rout": {"type": "rout", "side": "german", "section": "11.0", "unit": "G4", "as": "DE-2", "from": "0607",

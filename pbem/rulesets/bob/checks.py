@@ -7,7 +7,8 @@ without a roll; a check no roll can pass fails without one): the dice are drawn 
 decide something.
 
 A failed check may be re-rolled once by spending a command point on the unit, if its side has
-one left and the unit has had none this turn (3.0: one CP per unit per turn). The roll of a
+one left and the unit has had none this turn (3.0: one CP per unit per turn); never for a gun or a
+vehicle (V1). The roll of a
 unit under a conceal marker is seen only by its owner (15.0: the roll would tell a decoy, which
 never rolls, from a unit).
 """
@@ -48,7 +49,7 @@ def check(ctx: Context, state: State, dice: Dice, uid: str, *, kind: str, sectio
         roll = dice.die(10, f"{section} {kind} check of {public_name(state, uid)}", seen_by=seen_by)
         event["rolls"].append(roll)
         passed = roll + added <= target
-        if not passed and reroll and state["cps"][side] > 0 and not unit["cp"]:
+        if not passed and reroll and state["cps"][side] > 0 and not unit["cp"] and not ctx.units[uid].type.heavy:
             state["cps"][side] -= 1
             unit["cp"] = True
             event["cp"] = True

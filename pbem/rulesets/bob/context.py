@@ -26,7 +26,9 @@ DEFAULT_MAP = "board1"
 PACKAGED_MAPS = {"board1": "board1.yaml"}
 TERRAINS = ("open", "woods", "stone-building", "wooden-building", "river", "canal", "orchard")
 BUILDINGS = ("stone-building", "wooden-building")
-KINDS = ("squad", "wt", "decoy")
+KINDS = ("squad", "wt", "decoy", "gun", "vehicle")
+HEAVY = ("gun", "vehicle")  # part 2: they face a hexside spine, count three units (V1)
+SATWS = ("bazooka", "panzerschreck")  # V9: carried by a squad the scenario names; every German squad has panzerfausts
 HEX_ID: Schema = {"type": "string", "pattern": "^[0-9]{4}$"}
 
 TABLES = TableFile(PACKAGE)
@@ -48,6 +50,7 @@ class Values:
     prof: int
     casualty: tuple[int, ...]
     morale: tuple[int, int, int]  # white, yellow, red (7.0)
+    at: int = 0  # a gun's or vehicle's firepower against vehicles (V4)
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,21 @@ class UnitType:
     move: int  # MP (2.0)
     full: Values
     reduced: Values
+    armour: tuple[int, int] | None = None  # a vehicle's front, side (V3)
+    open_topped: bool = False  # V8, 17.0
+
+    @property
+    def heavy(self) -> bool:
+        """A gun or a vehicle (part 2)."""
+        return self.kind in HEAVY
+
+    @property
+    def vehicle(self) -> bool:
+        return self.kind == "vehicle"
+
+    @property
+    def gun(self) -> bool:
+        return self.kind == "gun"
 
     def face(self, reduced: bool) -> Values:
         return self.reduced if reduced else self.full
@@ -78,6 +96,8 @@ class Unit:
     hex: str | None
     enters: int | None
     concealed: bool
+    facing: int = 0  # a gun's or vehicle's set-up facing (V4)
+    satw: str | None = None  # a bazooka or panzerschreck the squad carries (V9)
 
     @property
     def kind(self) -> str:
@@ -99,6 +119,7 @@ class Card:
     foxholes: Mapping[str, int]
     objectives: Mapping[str, tuple[int, str]]  # hex -> (VP, side holding it at the start)
     elimination_vp: int
+    year: int = 1944  # V9: a panzerfaust's range depends on it
 
     @property
     def second(self) -> str:
@@ -108,14 +129,17 @@ class Card:
 def _values(body: Mapping[str, Any]) -> Values:
     morale = tuple(int(v) for v in body["morale"])
     return Values(int(body["firepower"]), int(body["range"]), int(body["prof"]),
-                  tuple(int(v) for v in body["casualty"]), (morale[0], morale[1], morale[2]))
+                  tuple(int(v) for v in body["casualty"]), (morale[0], morale[1], morale[2]), int(body.get("at", 0)))
 
 
 def unit_types(tables: Mapping[str, Any]) -> dict[str, UnitType]:
     out: dict[str, UnitType] = {}
     for name, body in tables["unit_types"].items():
+        full = _values(body["full"])
+        armour = body.get("armour")
         out[name] = UnitType(name, str(body["kind"]), body.get("weapon"), str(body["side"]), int(body["move"]),
-                             _values(body["full"]), _values(body["reduced"]))
+                             full, _values(body["reduced"]) if "reduced" in body else full,
+                             (int(armour[0]), int(armour[1])) if armour else None, bool(body.get("open_topped")))
     return out
 
 
@@ -188,6 +212,25 @@ class Context:
         """A unit's MP in halves."""
         return self.units[uid].type.move * int(self.tables["half_points"])
 
+    def vehicle_move_cost(self, a: str, b: str) -> int | None:
+        """Half-MPs for a vehicle to step from a into the adjacent b (V3, assumed aid card); None: no entry."""
+        if not self.enterable(b):
+            return None
+        if self.road_between(a, b):
+            cost = int(self.tables["vehicle_road_cost"])
+        else:
+            base = self.tables["vehicle_move_cost"][self.terrain(b)]
+            if base is None and "bridge" not in self.hexes.features(b):
+                return None
+            cost = int(base) if base is not None else int(self.tables["vehicle_move_cost"]["open"])
+        if self.hedgerow(a, b):
+            cost += int(self.tables["vehicle_hedgerow_cost"])
+        return cost
+
+    def weight(self, uid: str) -> int:
+        """V1: units a unit counts against the Operations Range."""
+        return int(self.tables["ops_weight"]) if self.units[uid].type.heavy else 1
+
     def setup_area(self, side: str) -> tuple[str, ...]:
         return self.hexes.set(f"{side}-setup")
 
@@ -208,6 +251,9 @@ UNIT_SCHEMA: Schema = {
         "hex": HEX_ID,
         "enters": {"type": "integer", "minimum": 1, "maximum": 99},
         "concealed": {"type": "boolean"},
+        "facing": {"type": "integer", "minimum": 0, "maximum": 5,
+                   "description": "V4: a gun's or vehicle's facing, the hex spine between hexsides N and N+1"},
+        "satw": {"enum": list(SATWS), "description": "V9: the squad carries this special anti-tank weapon"},
     },
     "oneOf": [{"required": ["hex"]}, {"required": ["enters"]}],
 }
@@ -221,6 +267,7 @@ SCENARIO_SCHEMA: Schema = {
         "map": {"oneOf": [{"enum": sorted(PACKAGED_MAPS)}, {"type": "object"}],
                 "description": "a packaged board (default board1) or a whole map document"},
         "turns": {"type": "integer", "minimum": 1, "maximum": 99, "description": "18.0: turns on the track"},
+        "year": {"enum": [1944, 1945], "description": "V9: the year, for the panzerfaust's range (default 1944)"},
         "first": {"enum": list(SIDES), "description": "4.0: the side that uses units first each turn"},
         "ops_range": {"type": "object", "additionalProperties": False, "required": list(SIDES),
                       "properties": {side: {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 99},
@@ -253,7 +300,7 @@ def tables_schema() -> Schema:
     return shape_schema(plain_tables(), complete=False,
                         refine={"move_cost.*": {"type": ["integer", "null"], "minimum": 1},
                                 "unit_types.*.full.casualty": {"type": "array", "items": {"type": "integer"},
-                                                               "minItems": 1, "maxItems": 2},
+                                                               "minItems": 0, "maxItems": 2},
                                 "unit_types.*.reduced.casualty": {"type": "array", "items": {"type": "integer"},
                                                                   "minItems": 1, "maxItems": 2},
                                 "blocks_los": {"type": "array", "items": {"enum": list(TERRAINS)}}},
@@ -301,7 +348,10 @@ def prepare(setup: Mapping[str, Any]) -> Context:
         hex_id = entry.get("hex")
         if hex_id is not None and not hexes.on_map(hex_id):
             problems.append(Problem(f"{where}: hex {hex_id} is not on the map", section="18.0"))
-        units[uid] = Unit(uid, entry["side"], kind, hex_id, entry.get("enters"), bool(entry.get("concealed")))
+        if entry.get("satw") and kind.kind != "squad":
+            problems.append(Problem(f"{where}: only a squad carries a {entry['satw']}", section="V9"))
+        units[uid] = Unit(uid, entry["side"], kind, hex_id, entry.get("enters"), bool(entry.get("concealed")),
+                          int(entry.get("facing", 0)), entry.get("satw"))
     for name in ("orchards", "dike_road"):
         for hex_id in setup.get(name) or []:
             if not hexes.on_map(hex_id):
@@ -320,7 +370,8 @@ def prepare(setup: Mapping[str, Any]) -> Context:
     card = Card(turns=int(setup["turns"]), first=str(setup["first"]), ops_range=ops,
                 cps={side: int(setup["cps"][side]) for side in SIDES},
                 foxholes={side: int((setup.get("foxholes") or {}).get(side, 0)) for side in SIDES},
-                objectives=objectives, elimination_vp=int(victory.get("elimination", 0)))
+                objectives=objectives, elimination_vp=int(victory.get("elimination", 0)),
+                year=int(setup.get("year", 1944)))
     dikes = set(setup.get("dike_road") or []) | {h for h in hexes.hexes() if "dike" in hexes.features(h)}
     return Context(hexes=hexes, tables=tables, types=types, units=dict(sorted(units.items())), card=card,
                    orchards=frozenset(setup.get("orchards") or []), dikes=frozenset(dikes))

@@ -13,7 +13,7 @@ from pbem.rulesets.kit.events import (FLAG, HEX_OR_NONE, LIST, MAPPING, NUMBER, 
                                       Fields)
 
 FIRE_RESULT = Fields({"unit": TEXT, "as": TEXT, "modifiers": MAPPING, "modified": NUMBER, "result": TEXT,
-                      "moving": FLAG})
+                      "moving": FLAG}, optional={"firepower": NUMBER})
 OPTIONAL_TEXT = (str, type(None))
 
 EVENTS = Catalogue({
@@ -22,14 +22,16 @@ EVENTS = Catalogue({
     "phase": EventType("the Operations Phase ends; the Rout Phase follows", ("1.0",),
                        {"phase": TEXT, "turn": NUMBER}, public=True),
     "check": EventType("a Morale or Prof Check, with a CP re-roll if one was spent", ("5.0", "5.1", "5.2", "6.0", "9.0",
-                                                                                     "10.0", "11.0"),
+                                                                                     "10.0", "11.0", "V2", "V4",
+                                                                                     "V5", "V8", "V9", "17.0"),
                        {"side": TEXT, "unit": TEXT, "marker": OPTIONAL_TEXT, "kind": TEXT, "purpose": TEXT,
                         "morale": NUMBER, "added": NUMBER, "rolls": LIST, "passed": FLAG},
-                       optional={"cp": FLAG, "why": TEXT, "result": TEXT}, public=True),
+                       optional={"cp": FLAG, "why": TEXT, "result": TEXT, "modifiers": MAPPING}, public=True),
     "move": EventType("a unit's move: the hexes it entered and why it stopped", ("5.0",),
                       {"side": TEXT, "unit": TEXT, "as": TEXT, "from": HEX_OR_NONE, "path": LIST, "retreat": FLAG},
                       optional={"ended": TEXT, "back_to": TEXT}, public=True),
-    "fire": EventType("a fire attack: one roll against every unit in the hex", ("6.0", "5.2", "9.0", "10.0", "16.0"),
+    "fire": EventType("a fire attack: one roll against every unit in the hex", ("6.0", "5.2", "9.0", "10.0", "16.0", "V5",
+                                                                                      "V6", "V9", "17.0"),
                       {"side": TEXT, "firer": TEXT, "from": TEXT, "target": TEXT, "fire": TEXT, "firepower": NUMBER,
                        "long": FLAG, "directed": FLAG, "roll": NUMBER, "results": LIST},
                       items={"results": FIRE_RESULT}, public=True),
@@ -49,7 +51,11 @@ EVENTS = Catalogue({
     "melee": EventType("a melee: every unit's two dice and the losses", ("12.0",),
                        {"hex": TEXT, "rolls": MAPPING, "hits": MAPPING, "losses": LIST},
                        items={"losses": Fields({"unit": TEXT, "result": TEXT})}, public=True),
-    "order-void": EventType("an accepted order its turn found impossible", ("4.0", "5.2", "6.0"),
+    "turn-facing": EventType("a gun or vehicle turns within its hex", ("V2", "V3", "V4"),
+                             {"side": TEXT, "unit": TEXT, "as": TEXT, "hex": TEXT, "from": NUMBER, "to": NUMBER},
+                             public=True),
+    "order-void": EventType("an accepted order its turn found impossible", ("4.0", "5.2", "6.0", "V3", "V4", "V8",
+                                                                           "V9"),
                             {"side": TEXT, "unit": TEXT, "why": TEXT}),
     "concede": EventType("a side concedes", ("18.0",), {"side": TEXT}, public=True),
     "victory": EventType("the game is over", ("18.0",), {"winner": OPTIONAL_TEXT, "reason": TEXT},

@@ -27,6 +27,7 @@ from .events import EVENTS
 from .state import normalize
 
 OWN_FIELDS = ("hex", "status", "reduced", "supp", "used", "opfire", "marked", "cp", "concealed", "marker", "bank")
+OPTIONAL = ("facing", "moved", "faust")  # V3, V4, V9: on the counters, face up
 
 
 def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
@@ -38,7 +39,7 @@ def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
     for uid, unit in state["units"].items():
         scenario = ctx.units[uid]
         if scenario.side == side:
-            own[uid] = {"type": scenario.type.name, **{k: unit[k] for k in OWN_FIELDS}}
+            own[uid] = {"type": scenario.type.name, **{k: unit[k] for k in OWN_FIELDS + OPTIONAL if k in unit}}
             continue
         if unit["status"] == "eliminated":
             lost.append(uid)
@@ -51,7 +52,8 @@ def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
             else:
                 enemy.append({"hex": unit["hex"], "unit": uid, "type": scenario.type.name,
                               "reduced": unit["reduced"], "supp": unit["supp"], "used": unit["used"],
-                              "opfire": unit["opfire"], "cp": unit["cp"], "bank": unit["bank"]})
+                              "opfire": unit["opfire"], "cp": unit["cp"], "bank": unit["bank"],
+                              **{k: unit[k] for k in OPTIONAL if k in unit}})
     enemy.sort(key=lambda p: (p["hex"], p.get("unit") or p.get("marker") or ""))
     return {
         "bob": 1,
@@ -94,7 +96,7 @@ def _masked(event: dict[str, Any]) -> dict[str, Any]:
     if kind == "check" and shown.get("marker"):
         for key in ("unit", "morale", "added", "rolls", "result"):
             shown.pop(key, None)
-    elif kind in ("move", "mark", "cp", "rout") and shown.get("as") != shown.get("unit"):
+    elif kind in ("move", "mark", "cp", "rout", "turn-facing") and shown.get("as") != shown.get("unit"):
         shown.pop("unit", None)
     elif kind == "fire":
         for result in shown["results"]:

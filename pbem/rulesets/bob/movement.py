@@ -18,8 +18,10 @@ from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, State
 
-from . import conceal
+from . import conceal, satw
 from .board import Board
+from .facing import facings_for
+from .heavy import declared_target_problems
 from .checks import check, public_name
 from .context import Context, other
 from .fire import attack, reach, targets_in
@@ -105,24 +107,44 @@ def assault_problems(ctx: Context, board: Board, uid: str, origin: str, target: 
 
 
 def fire_problems(ctx: Context, board: Board, uid: str, origin: str, target: str, index: int,
-                  where: tuple[str, ...], in_melee: bool) -> list[Problem]:
-    """6.0 and 16.0: an enemy-held hex in range and LOS, not into your own units, not from a melee."""
+                  where: tuple[str, ...], in_melee: bool, order: dict[str, Any] | None = None) -> list[Problem]:
+    """6.0 and 16.0: an enemy-held hex in range and LOS, not into your own units, not from a melee;
+    a gun or vehicle also within its arc after any turn (V2, V4) and naming its target where V10 asks."""
     unit = board.own[uid]
+    order = order or {}
+    kind = ctx.units[uid].type
     if in_melee:
         return [Problem(f"{uid} shares its hex with an enemy and may not fire", order=index, path=where,
                         section="6.0")]
-    in_reach = ", ".join(sorted(h for h in board.enemy_hexes() if reach(ctx, uid, unit["reduced"], origin, h))) \
-        or "no enemy hex is in reach"
+    if order.get("satw"):
+        return satw.problems(ctx, board, uid, origin, target, order, index)
+    facing = unit.get("facing")
+    if "facing" in order:
+        if not kind.heavy:
+            return [Problem(f"{uid} has no facing: only guns and vehicles turn", order=index, path=("facing",),
+                            section="V4")]
+        if kind.gun and ctx.building(origin) and order["facing"] != facing:
+            return [Problem(f"{uid} is a gun in a building and may not turn", order=index, path=("facing",),
+                            section="V2", legal=f"facing {facing}")]
+        facing = order["facing"]
+    in_reach = ", ".join(sorted(h for h in board.enemy_hexes() if reach(ctx, uid, unit["reduced"], origin, h,
+                                                                         facing))) or "no enemy hex is in reach"
     if target not in board.enemy_hexes():
         return [Problem(f"no enemy piece is in {target}", order=index, path=where, section="6.0", legal=in_reach)]
     if board.own_in(target):
         return [Problem(f"{target} holds your own units: no fire into it", order=index, path=where, section="6.0")]
+    if kind.heavy and reach(ctx, uid, unit["reduced"], origin, target) is not None and \
+            reach(ctx, uid, unit["reduced"], origin, target, facing) is None:
+        turns = facings_for(ctx, origin, target)
+        return [Problem(f"{target} is outside {uid}'s firing arc (facing {facing})", order=index, path=where,
+                        section="V4", legal=f"turn first: facing {' or '.join(str(f) for f in turns)}"
+                        + (" (a gun in a building cannot turn)" if kind.gun and ctx.building(origin) else ""))]
     if reach(ctx, uid, unit["reduced"], origin, target) is None:
-        face = ctx.units[uid].type.face(unit["reduced"])
-        why = f"minimum range {face.range}" if ctx.units[uid].type.mortar else f"range {face.range} (double at half)"
+        face = kind.face(unit["reduced"])
+        why = f"minimum range {face.range}" if kind.mortar else f"range {face.range} (double at half)"
         return [Problem(f"{uid} cannot fire at {target}: out of LOS or {why}", order=index, path=where,
-                        section="16.0" if ctx.units[uid].type.mortar else "6.0", legal=in_reach)]
-    return []
+                        section="16.0" if kind.mortar else "6.0", legal=in_reach)]
+    return declared_target_problems(ctx, board, target, order.get("target"), index, where, heavy=kind.heavy)
 
 
 def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: str, order: dict[str, Any],

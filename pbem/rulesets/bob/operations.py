@@ -17,11 +17,11 @@ from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, State
 
-from . import conceal, movement, victory
+from . import conceal, movement, satw, victory
 from .board import Board
 from .checks import check
 from .context import Context, other
-from .fire import attack, reach, targets_in
+from .fire import attack, heavy_fire, reach, targets_in
 from .state import in_hex
 
 ACTION_KEYS = ("move", "fire", "opfire", "used")
@@ -41,19 +41,22 @@ def validate(ctx: Context, board: Board, phase: str, orders: list[dict[str, Any]
         if phase == "preturn" and uid in board.own and board.own[uid]["cp"]:
             problems.append(Problem(f"{uid} already had a CP this turn", order=index, section="3.0"))
         problems += action_problems(ctx, board, order, index, available, seen)
-    count = len(orders)
+    count = sum(ctx.weight(actor(o)) for o in orders if actor(o) in ctx.units)
     if phase == "preturn":
+        count = len(orders)  # 3.0: one action per CP, whatever the unit
         if count > board.cps:
             problems.append(Problem(f"{count} pre-turn actions need {count} CPs; you have {board.cps}", section="3.0",
                                     legal=f"at most {board.cps} actions"))
         return problems
-    least = min(low, len(available))
+    left = sum(ctx.weight(uid) for uid in available)
+    least = min(low, left)
     if board.enemy_can_use == 0:
-        high = len(available)  # 4.0: once one side has Used all its units, the other Uses the rest
-    if not problems and not (least <= count <= high):
-        problems.append(Problem(f"this impulse Uses {count} units; your Operations Range is {low}-{high} and "
-                                f"{len(available)} may still be Used", section="4.0",
-                                legal=f"{least} to {min(high, len(available))} actions"))
+        high = left  # 4.0: once one side has Used all its units, the other Uses the rest
+    alone = len(orders) == 1 and count > high  # V1: a gun or vehicle over the most may still act alone
+    if not problems and not (least <= count <= high or alone):
+        problems.append(Problem(f"this impulse Uses {count} units (a gun or vehicle counts three); your Operations "
+                                f"Range is {low}-{high} and {left} may still be Used", section="V1" if count != len(
+                                    orders) else "4.0", legal=f"{least} to {min(high, left)} units"))
     return problems
 
 
@@ -74,13 +77,16 @@ def action_problems(ctx: Context, board: Board, order: dict[str, Any], index: in
     seen.add(uid)
     unit = board.own[uid]
     if key == "move":
+        if ctx.units[uid].type.gun:
+            return [Problem(f"{uid} is a gun: it never moves to a new hex", order=index, path=("move",), section="V2",
+                            legal=f"fire (turning with `facing`), opfire or used")]
         return movement.route_problems(ctx, board, uid, order, index)
     if unit["status"] != "active" and key != "used":
         return [Problem(f"{uid} is not on the map yet: it moves onto it or is marked Used", order=index,
                         path=(key,), section="18.0")]
     if key == "fire":
         found = movement.fire_problems(ctx, board, uid, unit["hex"], order["at"], index, ("at",),
-                                       unit["hex"] in board.enemy_hexes())
+                                       unit["hex"] in board.enemy_hexes(), order)
         if not found:
             unit["used"] = True
         return found
@@ -101,6 +107,8 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, side: 
             state["units"][uid]["cp"] = True
             events.append({"type": "cp", "side": side, "section": "3.0", "unit": uid,
                            "as": state["units"][uid]["marker"] or uid, "why": "pre-turn action"})
+        if "moved" in state["units"][uid]:
+            state["units"][uid]["moved"] = False  # V3: the Move marker comes off when the vehicle is chosen
         if "move" in order:
             movement.resolve(ctx, state, dice, decisions, uid, order, events)
         elif "fire" in order:
@@ -119,6 +127,12 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, side: 
 def _fire(ctx: Context, state: State, dice: Dice, uid: str, order: dict[str, Any],
           events: list[dict[str, Any]]) -> None:
     """6.0: a Morale Check, then one attack at every enemy unit in the hex."""
+    if ctx.units[uid].type.heavy:
+        heavy_fire(ctx, state, dice, uid, order, events)
+        return
+    if order.get("satw"):
+        satw.fire(ctx, state, dice, uid, order, events)
+        return
     unit = state["units"][uid]
     side = ctx.units[uid].side
     target = order["at"]

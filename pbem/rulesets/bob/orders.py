@@ -14,15 +14,26 @@ def _item(required: list[str], **properties: Any) -> dict[str, Any]:
 
 CONCEDE = _item(["concede"], concede={"const": True})
 REROLL = {"type": "boolean", "description": "3.0: spend a CP to re-roll this unit's failed check"}
+FACING = {"type": "integer", "minimum": 0, "maximum": 5,
+          "description": "V4: a gun or vehicle faces the hex spine between hexsides N and N+1 (0 = up, clockwise)"}
+TARGET = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9-]{0,15}$",
+          "description": "V10: the one enemy unit (or marker) fired at in a hex holding a vehicle"}
 MOVE = _item(["move", "path"], move=UNIT, path={"type": "array", "items": HEX, "minItems": 1, "maxItems": 20},
              retreat={"type": "boolean", "description": "5.1: a declared retreat (-4 to the check, rout limits)"},
-             assault={**HEX, "description": "5.2: assault fire at this hex after the move (squads only)"},
-             reroll=REROLL)
-FIRE = _item(["fire", "at"], fire=UNIT, at=HEX, reroll=REROLL)
+             assault={**HEX, "description": "5.2: assault fire at this hex after the move (squads only); V3: a "
+                                            "vehicle fires at it at full firepower"},
+             reroll=REROLL, facing={**FACING, "description": "V3: the vehicle's facing at the end of its move"},
+             target=TARGET,
+             opfire={"type": "boolean", "description": "V3: a vehicle that used at most a third of its MP ends "
+                                                       "marked Op Fire instead of Used"})
+FIRE = _item(["fire", "at"], fire=UNIT, at=HEX, reroll=REROLL,
+             facing={**FACING, "description": "V2, V4: turn within the hex to this facing first (+1 to the Prof Check)"},
+             target=TARGET, satw={"type": "boolean", "description": "V9: fire the squad's bazooka or panzerfaust"})
 OPFIRE = _item(["opfire"], opfire=UNIT)
 USED = _item(["used"], used=UNIT)
 PLACE = _item(["place", "hex"], place=UNIT, hex=HEX, concealed={"type": "boolean"},
-              bank={**HEX, "description": "14.0: in a dike road hex, the neighbour on the side of the road it stands"})
+              bank={**HEX, "description": "14.0: in a dike road hex, the neighbour on the side of the road it stands"},
+              facing=FACING)
 FOXHOLE = _item(["foxhole"], foxhole=HEX)
 ACTIONS = [MOVE, FIRE, OPFIRE, USED]
 
@@ -39,8 +50,11 @@ HINTS = {
     "foxhole": '{foxhole: "0304"}   a foxhole counter in a non-building hex of your set-up area (14.0)',
     "move": '{move: A1, path: ["0304", "0305"], retreat: false, assault: "0507", reroll: true}   move hex by hex '
             '(5.0); `retreat` declares a retreat (5.1), `assault` fires after the move (5.2), `reroll` spends a CP '
-            'on a failed check (3.0); a reinforcement enters by its first hex',
-    "fire": '{fire: A2, at: "0608", reroll: true}   fire at a hex in range and LOS (6.0)',
+            'on a failed check (3.0); a reinforcement enters by its first hex; a vehicle steps into its front hexes, '
+            'turning on the way, ends at `facing`, fires after the move with `assault` or ends marked `opfire` (V3)',
+    "fire": '{fire: A2, at: "0608", reroll: true}   fire at a hex in range and LOS (6.0); a gun or vehicle may '
+            'turn first (`facing: 0-5`, V4) and names its `target` in a hex holding a vehicle (V10); `satw: true` '
+            'fires a bazooka or panzerfaust (V9)',
     "opfire": '{opfire: A3}   mark a unit Op Fire (4.0): it then fires at movers by your standing orders',
     "used": '{used: A4}   mark a unit Used without acting (4.0)',
     "concede": "{concede: true}   give up the game",

@@ -447,6 +447,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], str, str], str]] = {
                                       f"{MARKERS.get(str(event.get('mark')), event.get('mark'))}{sec}."),
     "cp": lambda event, side, sec: f"The {side} side spent a command point on {_name(event)}: {event.get('why')}{sec}.",
     "reveal": _reveal,
+    "turn-facing": lambda event, side, sec: (f"{side} {_name(event)} turned within {event.get('hex')} from facing "
+                                             f"{event.get('from')} to {event.get('to')}{sec}."),
     "concealed": _concealed,
     "rout": _rout,
     "melee": _melee,

@@ -9,7 +9,8 @@ A full state (`bob: 1`) holds:
   status `active` (on the map), `waiting` (a reinforcement not yet entered, 18.0), `eliminated`,
   or `removed` (a decoy taken off, 15.0); `supp` 0, 1 (yellow) or 2 (red) (7.0); `used`, `opfire`,
   `cp` are the markers of 3.0/4.0 (`marked`: it was marked Op Fire this turn, 9.0); `concealed` with its conceal `marker` id (15.0); `bank` the
-  side of a dike road the unit stands on (14.0);
+  side of a dike road the unit stands on (14.0); a gun or vehicle also has `facing` (0-5, V4) and
+  `moved` (its Move marker, V3); a German squad that fired its panzerfaust has `faust` (V9);
 - `cps`: command points left this turn per side (3.0); `foxholes`: hexes holding one (14.0);
 - `markers`: the next conceal marker number per side; `held`: objective hex -> side holding it;
 - `result`: null, or the game's result.
@@ -59,6 +60,12 @@ def normalize(ctx: Context, state: State) -> State:
             unit[flag] = bool(entry.get(flag, False))
         unit["marked"] = bool(entry.get("marked", unit["opfire"]))
         side = ctx.units[uid].side
+        if ctx.units[uid].type.heavy:
+            # V3, V4: only guns and vehicles carry these, so an infantry game's state keeps its bytes
+            unit["facing"] = int(entry.get("facing", ctx.units[uid].facing)) % 6
+            unit["moved"] = bool(entry.get("moved", False))
+        if entry.get("faust"):
+            unit["faust"] = True  # V9: this squad fired its one panzerfaust
         if unit["concealed"]:
             unit["marker"] = entry.get("marker") or marker_name(side, markers[side])
             markers[side] += 1

@@ -153,8 +153,10 @@ def orchard_count(ctx: Context, firer: str, target: str) -> int:
 
 
 def fire_modifiers(ctx: Context, firer: str, target: Target, *, fire: Fire, mortar: bool, directed: bool,
-                   infantry: bool = True) -> dict[str, int]:
-    """Every modifier of one fire attack at one target unit, by name (6.0, 14.0, 15.0, 16.0)."""
+                   infantry: bool = True, terrain_only: bool = False) -> dict[str, int]:
+    """Every modifier of one fire attack at one target unit, by name (6.0, 14.0, 15.0, 16.0).
+
+    `terrain_only`: a gun or vehicle firing (V5) meets the terrain and concealment, nothing else."""
     mods: dict[str, int] = {}
     table = ctx.tables["modifiers"]
     terrain = ctx.terrain(target.hex)
@@ -180,6 +182,8 @@ def fire_modifiers(ctx: Context, firer: str, target: Target, *, fire: Fire, mort
             mods["dike"] = dike
     if target.concealed:
         mods["concealed"] = int(table["concealed"])
+    if terrain_only:
+        return mods
     if target.moving and open_ground(ctx, target.hex) and "hedgerow" not in mods:
         mods["moving_in_open"] = int(table["moving_in_open"])  # 9.0, 14.0
     if infantry and ctx.hexes.adjacent(firer, target.hex):
