@@ -1,0 +1,56 @@
+"""The order schemas, one tagged kind per order (docs/wtj1916.md, "Orders"), and their hints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.rulesets.kit import positions
+
+from .context import ID_PATTERN
+
+UNIT: dict[str, Any] = {"type": "string", "pattern": ID_PATTERN}
+MOVE = positions.move_schema(required=["move"], extra={
+    "move": UNIT, "mode": {"enum": ["walk", "rush"]}, "posture": {"enum": ["standing", "prone"]}})
+SET_UP = {"type": "object", "additionalProperties": False, "required": ["set_up"], "properties": {"set_up": UNIT}}
+PASS_FIRE = {"type": "object", "additionalProperties": False, "required": ["pass_fire", "unit"],
+             "properties": {"pass_fire": {"anyOf": [UNIT, {"const": "any"}]}, "unit": UNIT, "weapon": {"type": "string"},
+                            "moving": {"type": "boolean"}}}
+FIRE = {"type": "object", "additionalProperties": False, "required": ["fire", "unit"],
+        "properties": {"fire": UNIT, "unit": UNIT, "weapon": {"type": "string"}, "moving": {"type": "boolean"},
+                       "then": {"type": "array", "items": UNIT, "maxItems": 2}}}
+FLAME = {"type": "object", "additionalProperties": False, "required": ["flame", "unit", "base"],
+         "properties": {"flame": UNIT, "unit": UNIT, "base": UNIT}}
+UNJAM = {"type": "object", "additionalProperties": False, "required": ["unjam"], "properties": {"unjam": UNIT}}
+AIR = {"type": "object", "additionalProperties": False, "required": ["air_strike"],
+       "properties": {"air_strike": {"type": "object", "additionalProperties": False, "required": ["at", "facing"],
+                                     "properties": {"at": positions.POINT_SCHEMA,
+                                                    "facing": {"type": "integer", "minimum": 0, "maximum": 359}}}}}
+
+HINTS = {
+    "move": "{move: UNIT, to: [x, y]}  or path/toward (+ distance); face: DEG|[x, y]; mode: walk|rush; "
+            "posture: standing|prone  (F2, 3.5; the moving side)",
+    "set_up": "{set_up: MORTAR}  a trench mortar sets up where it stands (3.7; the moving side)",
+    "pass_fire": "{pass_fire: ENEMY|any, unit: UNIT}  passing fire at a mover (3.7; the side not moving)",
+    "fire": "{fire: ENEMY, unit: UNIT}  weapon: NAME; moving: true (will move, 3.5); then: [ENEMY] (rapid fire, 3.7)",
+    "flame": "{flame: ENEMY, unit: UNIT, base: BASE}  a flamethrower attack (3.7)",
+    "unjam": "{unjam: MG}  a jammed machine gun tries to clear (3.7)",
+    "air_strike": "{air_strike: {at: [x, y], facing: DEG}}  in your own fire phase (3.7)",
+}
+
+
+def order_schema(phase: str) -> dict[str, Any]:
+    items = [MOVE, SET_UP, PASS_FIRE] if phase.endswith("-move") else [FIRE, FLAME, UNJAM, AIR]
+    return {"type": "array", "maxItems": 200, "items": {"oneOf": items}}
+
+
+def order_kinds(phase: str) -> list[str]:
+    names = ["move", "set_up", "pass_fire"] if phase.endswith("-move") else ["fire", "flame", "unjam", "air_strike"]
+    return [HINTS[name] for name in names]
+
+
+STANDING_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {"mg_resurrection": {"enum": ["always", "never"],
+                                       "description": "3.3: resurrect a killed machine gun from the closest "
+                                                      "infantry base of its battalion (default always)"}},
+}
