@@ -15,3 +15,7 @@ tests/bst/sections.yaml):
   fire.py      fire markers: arcs, ranges, chains, cover, safety zone (F2-F10)
   hits.py      hit resolution and recovery (R1, R2, R3, H1)
 """
+
+from .ruleset import Bst
+
+__all__ = ["Bst"]

@@ -1,0 +1,138 @@
+"""One unit's activation (A1, A2, R1-R3, H1, F1-F10, M1-M3, C1).
+
+The order of play: every base's action is declared (the orders); then each base, in id
+order, resolves all its fire markers against the to-hit number of its action (R1; a base
+given no action resolves at 5+, as a firer would: our reading); then the fire attacks, each
+from the bases still able to fire (F10), before any movement (F6); then the moves, stopping
+at contact with an enemy base (C1); then the bases hit at short range in the open resolve
+at once (F7). The unit is then marked activated; a held unit is not (A1, A2).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from pbem.core.chance import Dice
+from pbem.core.ruleset import Event, State
+
+from . import fire, hits
+from .context import Context
+from .deck import take_out
+from .orders import FIRES, MOVES, bases_of, firers_of, heading_of, named, plan
+
+TO_HIT = {"move": "move", "move-fire": "move", "fire": "fire", "hunker": "hunker", "none": "fire"}
+
+
+def remove(context: Context, state: State, bid: str, events: list[Event], section: str) -> None:
+    """R1: a base with two Kills leaves the table; a unit with none left leaves the deck."""
+    unit = state["bases"].pop(bid)["unit"]
+    state["lost"][bid] = unit
+    events.append({"type": "removed", "section": section, "base": bid, "unit": unit})
+    if not bases_of(state, unit):
+        take_out(state["deck"], context.units[unit].card)
+
+
+def resolve_markers(context: Context, state: State, bid: str, to_hit: int, dice: Dice, events: list[Event],
+                    section: str) -> hits.Outcome | None:
+    """R1: all of one base's markers at one to-hit number; None when it has none."""
+    entry = state["bases"][bid]
+    if not entry["markers"]:
+        return None
+    outcome = hits.resolve(context.tables, dice, entry["status"], entry["kills"], entry["markers"], to_hit, bid)
+    entry.update(markers=0, status=outcome.status, kills=outcome.kills)
+    events.append({"type": "resolved", "section": section, "base": bid, "markers": len(outcome.rolls),
+                   "to_hit": to_hit, "rolls": list(outcome.rolls), "rethrows": list(outcome.rethrows),
+                   "results": list(outcome.results), "status": outcome.status, "kills": outcome.kills})
+    if outcome.removed:
+        remove(context, state, bid, events, "R1")
+    return outcome
+
+
+def activate(context: Context, state: State, unit: str, orders: Sequence[Mapping[str, Any]], dice: Dice,
+             events: list[Event]) -> None:
+    """Resolve the activation of `unit` by its (already checked) orders."""
+    side = context.side_of(unit)
+    if any(order["act"] == "hold" for order in orders):
+        events.append({"type": "held", "section": "A2", "unit": unit, "side": side})
+        return
+    action = {bid: order["act"] for order in orders for bid in named(state, order)}
+    able: dict[str, bool] = {}
+    for bid in bases_of(state, unit):
+        act = action.get(bid, "none")
+        entry = state["bases"][bid]
+        if act == "recover":
+            rec = hits.recover(context.tables, dice, entry["status"], entry["kills"], entry["markers"], False, bid)
+            entry.update(status=rec.status, kills=rec.outcome.kills, markers=rec.markers)
+            events.append({"type": "recovered" if rec.recovered else "recovery-failed", "section": "R3" if rec.recovered
+                           else "R2", "base": bid, "rolls": list(rec.outcome.rolls),
+                           "rethrows": list(rec.outcome.rethrows), "results": list(rec.outcome.results),
+                           "status": rec.status, "markers": rec.markers})
+            if rec.outcome.removed:
+                remove(context, state, bid, events, "R1")
+            continue
+        section = {"move": "M1", "move-fire": "M1", "hunker": "H1"}.get(act, "F1")
+        outcome = resolve_markers(context, state, bid, context.tables.to_hit(TO_HIT[act]), dice, events, section)
+        able[bid] = bid in state["bases"] and (outcome is None or hits.may_act(act, outcome)) and (
+            act not in MOVES or state["bases"][bid]["status"] == "ok") and (
+            act not in FIRES or state["bases"][bid]["status"] != "suppressed")
+    immediate: list[str] = []
+    movements = {}
+    for index, order in enumerate(orders):
+        if order["act"] in MOVES:
+            movers = [bid for bid in named(state, order) if able.get(bid)]
+            movements[index] = plan(context, state, order, index, movers)[0] if movers else None
+    for index, order in enumerate(orders):
+        if order["act"] in FIRES:
+            firers = [bid for bid in named(state, order) if able.get(bid)]
+            immediate += attack(context, state, side, order, firers, heading_of(movements.get(index)), events)
+    for index, order in enumerate(orders):
+        if order["act"] in MOVES:
+            move(context, state, side, order, [bid for bid in named(state, order) if able.get(bid)], events)
+    for bid in sorted(set(immediate)):
+        if bid in state["bases"]:
+            resolve_markers(context, state, bid, context.tables.to_hit("immediate"), dice, events, "F7")
+    state["activated"] = sorted({*state["activated"], unit})
+
+
+def attack(context: Context, state: State, side: str, order: Mapping[str, Any], ids: Sequence[str],
+           heading: int | None, events: list[Event]) -> list[str]:
+    """F3-F9: one pooled attack; the bases that resolve at once (F7)."""
+    target = order["target"]
+    stands = context.stands(state)
+    enemies = [s for s in stands if s.unit == target]
+    if not ids or not enemies:
+        return []
+    firers = firers_of(context, state, order, ids)
+    for s in firers:
+        state["bases"][s.id]["facing"] = s.base.facing
+    first = fire.first_target(firers, enemies)
+    counts = {f.id: fire.markers_of(context.tables, f, first.base, heading is not None) or 0 for f in firers}
+    spread = fire.distribute(context.table, context.tables, firers, first, context.stands(state), sum(counts.values()))
+    for bid, count in spread.markers.items():
+        state["bases"][bid]["markers"] += count
+    events.append({"type": "fired", "section": "F6" if heading is not None else "F4", "unit": order["unit"],
+                   "firers": counts, "target": target, "first": first.id, "chain": list(spread.chain),
+                   "dealt": dict(spread.dealt), "markers": dict(spread.markers), "covered": list(spread.covered),
+                   "immediate": list(spread.immediate)})
+    return list(spread.immediate)
+
+
+def move(context: Context, state: State, side: str, order: Mapping[str, Any], ids: Sequence[str],
+         events: list[Event]) -> None:
+    """M1-M3, C1: the bases move together; contact with an enemy base stops them."""
+    if not ids:
+        return
+    enemies = [(s.id, s.shape) for s in context.stands(state) if s.side != side]
+    movement, problems = plan(context, state, order, 0, ids, enemies)
+    if movement is None:
+        events.append({"type": "move-cancelled", "section": "M3", "bases": list(ids),
+                       "why": "; ".join(p.message for p in problems)})
+        return
+    for bid, base in movement.bases.items():
+        state["bases"][bid]["at"] = list(base.centre)
+        state["bases"][bid]["facing"] = base.facing
+    event: Event = {"type": "moved", "section": "M3", "unit": order["unit"], "bases": list(ids),
+                    "path": [list(p) for p in movement.path], "length": movement.length}
+    if movement.stop is not None:
+        event.update(section="C1", contact=movement.stop.key)
+    events.append(event)

@@ -1,0 +1,166 @@
+"""The scenario's setup and bst's prepared `Context` (D2, D3, L4, P1).
+
+A scenario names its table (`village`, the packaged sample table, or a whole table map
+document), the number of turns, and its units: each with a side, a card (D3), a command type
+(M2), a leader base (L4) and two to four bases, each with a place, a facing and a weapon.
+`tables:` overrides any packaged value (docs/bst.md, "Tables").
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from pbem.core.errors import PbemError, Problem
+from pbem.geometry.tablemap import TABLE_MAP_SCHEMA, TableMap, TableMapError
+from pbem.rulesets.kit.overrides import shape_schema
+from pbem.rulesets.kit.positions import POINT_SCHEMA
+from pbem.rulesets.kit.tables import packaged_yaml
+
+from .deck import JOKER, is_card
+from .stands import Stand, square
+from .tables import TABLES, Tables
+from .terrain import kinds
+
+SIDES = ("allies", "axis")
+PACKAGED_TABLES = ("village",)
+Schema = dict[str, Any]
+
+BASE_SCHEMA: Schema = {
+    "type": "object", "additionalProperties": False, "required": ["at", "weapon"],
+    "properties": {"at": POINT_SCHEMA, "facing": {"type": "integer", "minimum": 0, "maximum": 359},
+                   "weapon": {"type": "string", "description": "a row of Table 2 (F3)"}},
+}
+UNIT_SCHEMA: Schema = {
+    "type": "object", "additionalProperties": False, "required": ["side", "card", "bases"],
+    "properties": {
+        "side": {"enum": list(SIDES)},
+        "card": {"type": "string", "pattern": "^(A|K|Q|J|T|[2-9])(S|H|D|C)$", "description": "D3: e.g. AC, TH"},
+        "command": {"enum": ["A", "B", "C", "D"], "description": "M2: the command type (default B)"},
+        "leader": {"type": "string", "description": "L4: the base with the unit leader (default: the first rifle base)"},
+        "bases": {"type": "object", "minProperties": 2, "maxProperties": 4,
+                  "propertyNames": {"pattern": "^[a-z][a-z0-9-]{0,15}$"}, "additionalProperties": BASE_SCHEMA},
+    },
+}
+SCENARIO_SCHEMA: Schema = {
+    "type": "object", "additionalProperties": False, "required": ["turns", "table", "units"],
+    "properties": {
+        "turns": {"type": "integer", "minimum": 1, "maximum": 30, "description": "P1: the game's length in turns"},
+        "table": {"oneOf": [{"enum": list(PACKAGED_TABLES)},
+                            {**TABLE_MAP_SCHEMA, "$id": "https://pbem.invalid/schemas/bst-table-map.json"}],
+                  "description": "a packaged table by name, or a whole table map document"},
+        "units": {"type": "object", "minProperties": 2, "maxProperties": 40,
+                  "propertyNames": {"pattern": "^[a-z][a-z0-9-]{0,15}$"}, "additionalProperties": UNIT_SCHEMA},
+    },
+}
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit (D2): its side, card (D3), command type (M2) and leader base (L4)."""
+
+    id: str
+    side: str
+    card: str
+    command: str
+    leader: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """One game's fixed data: the table, the merged tables, the units and their cards."""
+
+    table: TableMap
+    tables: Tables
+    units: Mapping[str, Unit]
+    cards: Mapping[str, str]
+    turns: int
+
+    def side_of(self, unit: str) -> str:
+        return self.units[unit].side
+
+    def stand(self, bid: str, entry: Mapping[str, Any]) -> Stand:
+        """A base of a state or view as a `Stand`."""
+        return Stand(bid, self.units[entry["unit"]].side, entry["unit"], entry["weapon"],
+                     square(entry["at"], entry["facing"], self.tables.number("base_size")), entry.get("kills", 0))
+
+    def stands(self, state: Mapping[str, Any]) -> list[Stand]:
+        return [self.stand(bid, entry) for bid, entry in sorted(state["bases"].items())]
+
+
+def table_document(spec: Any) -> Any:
+    """The table map document a scenario names (a packaged one by name)."""
+    if isinstance(spec, str):
+        return packaged_yaml("pbem.rulesets.bst.data", f"{spec}.yaml")
+    return spec
+
+
+def tables_schema() -> Schema:
+    return shape_schema(TABLES.plain(), complete=False,
+                        description="values replacing the packaged ones, key by key (docs/bst.md, Tables)")
+
+
+def scenario_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
+    setup = copy.deepcopy(dict(scenario.get("setup") or {}))
+    overrides = dict(scenario.get("tables") or {})
+    if overrides:
+        setup["tables"] = copy.deepcopy(overrides)
+    return setup
+
+
+def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
+    """The plain setup, after the checks a schema cannot make (PbemError naming each)."""
+    setup = scenario_setup(scenario)
+    context = prepare(setup)
+    problems: list[Problem] = []
+    for uid, unit in sorted(setup["units"].items()):
+        for bid, entry in sorted(unit["bases"].items()):
+            where = ("setup", "units", uid, "bases", bid)
+            if entry["weapon"] not in context.tables.weapons():
+                problems.append(Problem(f"base {bid}: unknown weapon {entry['weapon']!r}", path=(*where, "weapon"),
+                                        section="F3", legal=", ".join(context.tables.weapons())))
+                continue
+            stand = square(entry["at"], entry.get("facing", 0), context.tables.number("base_size"))
+            if not context.table.on_table(stand.shape):
+                problems.append(Problem(f"base {bid} at {entry['at']} is not wholly on the table", path=(*where, "at"),
+                                        section="D1", legal="a centre half a base or more inside every edge"))
+    if problems:
+        raise PbemError(problems)
+    return setup
+
+
+def prepare(setup: Mapping[str, Any]) -> Context:
+    """The context; PbemError for a table that does not load, a card given twice, a leader
+    that is not one of the unit's bases, or a base id used twice."""
+    problems: list[Problem] = []
+    try:
+        table = TableMap.from_dict(table_document(setup["table"]), kinds())
+    except TableMapError as error:
+        raise PbemError([Problem(f"the table: {error}", path=("setup", "table"))]) from error
+    tables = Tables.load(setup.get("tables"))
+    units: dict[str, Unit] = {}
+    cards: dict[str, str] = {}
+    seen_bases: dict[str, str] = {}
+    for uid, entry in sorted(setup["units"].items()):
+        card = entry["card"]
+        if not is_card(card) or card in cards or card == JOKER:
+            problems.append(Problem(f"unit {uid}: card {card} is not a card, or another unit has it",
+                                    path=("setup", "units", uid, "card"), section="D3", legal="one card per unit"))
+        cards[card] = uid
+        for bid in entry["bases"]:
+            if bid in seen_bases:
+                problems.append(Problem(f"base {bid} is in units {seen_bases[bid]} and {uid}",
+                                        path=("setup", "units", uid, "bases", bid), section="D2",
+                                        legal="one id per base"))
+            seen_bases[bid] = uid
+        rifles = [b for b, e in sorted(entry["bases"].items()) if e["weapon"] in ("rifles", "smg", "auto-rifle", "bar")]
+        leader = entry.get("leader") or (rifles or sorted(entry["bases"]))[0]
+        if leader not in entry["bases"]:
+            problems.append(Problem(f"unit {uid}: leader {leader} is not one of its bases",
+                                    path=("setup", "units", uid, "leader"), section="L4",
+                                    legal=", ".join(sorted(entry["bases"]))))
+        units[uid] = Unit(uid, entry["side"], card, entry.get("command", "B"), leader)
+    if problems:
+        raise PbemError(problems)
+    return Context(table, tables, units, dict(sorted(cards.items())), int(setup["turns"]))

@@ -1,0 +1,82 @@
+"""`Bst`: Blood, Sweat and Tears, gluing the rule modules to the core interface."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+from pbem.core.chance import Dice
+from pbem.core.errors import Problem
+from pbem.core.ruleset import Decisions, Event, Resolution, Ruleset, State, Submission
+
+from . import bots, fog, orders, sequence
+from .context import SCENARIO_SCHEMA, SIDES, Context, checked_setup, prepare, tables_schema
+from .deck import new_deck
+
+
+class Bst(Ruleset[Context]):
+    id = "bst"
+    version = "1"
+    title = "Blood, Sweat and Tears"
+    sequence_section = "A1"
+
+    def sides(self, scenario: Mapping[str, Any]) -> list[str]:
+        return list(SIDES)
+
+    def scenario_schema(self) -> dict[str, Any]:
+        return copy.deepcopy(SCENARIO_SCHEMA)
+
+    def tables_schema(self) -> dict[str, Any]:
+        return tables_schema()
+
+    def setup(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        return checked_setup(scenario)
+
+    def prepare(self, setup: Mapping[str, Any]) -> Context:
+        return prepare(setup)
+
+    def initial_state(self, context: Context, scenario: Mapping[str, Any]) -> State:
+        setup = checked_setup(scenario)
+        bases = {bid: {"unit": uid, "weapon": entry["weapon"], "at": list(entry["at"]),
+                       "facing": entry.get("facing", 0), "markers": 0, "status": "ok", "kills": 0}
+                 for uid, unit in sorted(setup["units"].items()) for bid, entry in sorted(unit["bases"].items())}
+        return {"setup": setup, "phase": sequence.PHASE, "deck": new_deck(context.cards), "card": None,
+                "awaiting": None, "activated": [], "bases": bases, "lost": {}, "result": None}
+
+    def phase(self, context: Context, state: State) -> str:
+        return str(state.get("phase", sequence.PHASE))
+
+    def awaiting(self, context: Context, state: State) -> list[str]:
+        return sequence.awaiting(state)
+
+    def result(self, context: Context, state: State) -> dict[str, Any] | None:
+        found = state.get("result")
+        return dict(found) if found else None
+
+    def phase_names(self) -> list[str]:
+        return [sequence.PHASE]
+
+    def order_schema(self, phase: str) -> dict[str, Any]:
+        return orders.order_schema()
+
+    def order_kinds(self, phase: str) -> list[str]:
+        return orders.order_kinds()
+
+    def validate(self, context: Context, view: State, side: str, given: list[Any]) -> list[Problem]:
+        return orders.validate(context, view, side, given)
+
+    def resolve(self, context: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
+                decisions: Decisions) -> Resolution:
+        side = state.get("awaiting")
+        sub = submissions.get(side) if side else None
+        events = sequence.resolve(context, state, sub.orders if sub else [], dice)
+        return Resolution(state, events)
+
+    def view(self, context: Context, state: State, side: str) -> State:
+        return fog.view(state, side)
+
+    def visible(self, context: Context, event: Event, side: str) -> Event | None:
+        return fog.visible(event, side)
+
+    def bot_orders(self, context: Context, view: State, side: str, seed: bytes) -> list[Any]:
+        return bots.bot_orders(context, view, side, seed)

@@ -1,0 +1,76 @@
+"""The sequence of play (A1, A2, P1): cards drawn one at a time until a side owes orders.
+
+An adjudication first resolves the activation the last drawn card asked for (its side's
+orders), then draws on: a Joker ends the turn and unmarks every unit (A1); a card whose
+unit already activated or has no bases is passed over; a card of the same side whose unit
+has a queued order that still checks is resolved at once; any other card stops the drawing
+and its side owes the next orders. Queued orders left unused are dropped, never shown.
+The game ends with the Joker that closes its last turn (P1: the scenario sets the length).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from pbem.core.chance import Dice
+from pbem.core.ruleset import Event, State
+
+from .activation import activate
+from .context import SIDES, Context
+from .deck import JOKER, draw_card
+from .orders import bases_of, check_unit
+from .victory import outcome
+
+PHASE = "activation"
+
+
+def group(orders: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    out: dict[str, list[Mapping[str, Any]]] = {}
+    for order in orders:
+        out.setdefault(order["unit"], []).append(order)
+    return out
+
+
+def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]], dice: Dice) -> list[Event]:
+    """Resolve the waiting card's activation by `orders`, then draw until a side owes orders."""
+    events: list[Event] = []
+    queue: dict[str, list[Mapping[str, Any]]] = {}
+    sender = state.get("awaiting")
+    if sender and state.get("card"):
+        by_unit = group(orders)
+        unit = context.cards[state["card"]]
+        activate(context, state, unit, by_unit.pop(unit, [{"unit": unit, "act": "hold"}]), dice, events)
+        queue = by_unit
+    state["card"] = None
+    state["awaiting"] = None
+    while state["result"] is None:
+        card = draw_card(state["deck"], dice)
+        if card == JOKER:
+            events.append({"type": "joker", "section": "A1", "turn": state["deck"]["turn"] - 1})
+            state["activated"] = []
+            if state["deck"]["turn"] > context.turns:
+                state["result"] = outcome(context, state)
+                break
+            state["result"] = outcome(context, state, final=False)
+            continue
+        unit = context.cards[card]
+        side = context.side_of(unit)
+        events.append({"type": "drawn", "section": "A1", "card": card, "unit": unit, "side": side})
+        if unit in state["activated"] or not bases_of(state, unit):
+            events.append({"type": "passed", "section": "A1", "card": card, "unit": unit})
+            continue
+        queued = queue.get(unit) if side == sender else None
+        if queued and not check_unit(context, state, side, unit, list(enumerate(queued))):
+            events.append({"type": "queued", "section": "A1", "card": card, "unit": unit})
+            activate(context, state, unit, queued, dice, events)
+            state["result"] = outcome(context, state, final=False)
+            continue
+        state["card"] = card
+        state["awaiting"] = side
+        break
+    return events
+
+
+def awaiting(state: Mapping[str, Any]) -> list[str]:
+    side = state.get("awaiting")
+    return [side] if side in SIDES else []
