@@ -1,7 +1,7 @@
 """The scenario's setup and bst's prepared `Context` (D2, D3, L4, P1).
 
-A scenario names its table (`village`, the packaged sample table, or a whole table map
-document), the number of turns, and its units: each with a side, a card (D3), a command type
+A scenario gives its table (a whole table map document under `table`, or a packaged one by
+name under `packaged_table`: `village`, the sample table), the number of turns, and its units: each with a side, a card (D3), a command type
 (M2), a leader base (L4) and two to four bases, each with a place, a facing and a weapon.
 `tables:` overrides any packaged value (docs/bst.md, "Tables").
 """
@@ -44,12 +44,13 @@ UNIT_SCHEMA: Schema = {
     },
 }
 SCENARIO_SCHEMA: Schema = {
-    "type": "object", "additionalProperties": False, "required": ["turns", "table", "units"],
+    "type": "object", "additionalProperties": False, "required": ["turns", "units"],
+    "oneOf": [{"required": ["table"]}, {"required": ["packaged_table"]}],
     "properties": {
         "turns": {"type": "integer", "minimum": 1, "maximum": 30, "description": "P1: the game's length in turns"},
-        "table": {"oneOf": [{"enum": list(PACKAGED_TABLES)},
-                            {**TABLE_MAP_SCHEMA, "$id": "https://pbem.invalid/schemas/bst-table-map.json"}],
-                  "description": "a packaged table by name, or a whole table map document"},
+        "packaged_table": {"enum": list(PACKAGED_TABLES), "description": "a table shipped with pbem, by name"},
+        "table": {**TABLE_MAP_SCHEMA, "$id": "https://pbem.invalid/schemas/bst-table-map.json",
+                  "description": "a whole table map document"},
         "units": {"type": "object", "minProperties": 2, "maxProperties": 40,
                   "propertyNames": {"pattern": "^[a-z][a-z0-9-]{0,15}$"}, "additionalProperties": UNIT_SCHEMA},
     },
@@ -89,11 +90,11 @@ class Context:
         return [self.stand(bid, entry) for bid, entry in sorted(state["bases"].items())]
 
 
-def table_document(spec: Any) -> Any:
-    """The table map document a scenario names (a packaged one by name)."""
-    if isinstance(spec, str):
-        return packaged_yaml("pbem.rulesets.bst.data", f"{spec}.yaml")
-    return spec
+def table_document(setup: Mapping[str, Any]) -> Any:
+    """The table map document a scenario gives, or the packaged one it names."""
+    if "packaged_table" in setup:
+        return packaged_yaml("pbem.rulesets.bst.data", f"{setup['packaged_table']}.yaml")
+    return setup["table"]
 
 
 def tables_schema() -> Schema:
@@ -135,7 +136,7 @@ def prepare(setup: Mapping[str, Any]) -> Context:
     that is not one of the unit's bases, or a base id used twice."""
     problems: list[Problem] = []
     try:
-        table = TableMap.from_dict(table_document(setup["table"]), kinds())
+        table = TableMap.from_dict(table_document(setup), kinds())
     except TableMapError as error:
         raise PbemError([Problem(f"the table: {error}", path=("setup", "table"))]) from error
     tables = Tables.load(setup.get("tables"))

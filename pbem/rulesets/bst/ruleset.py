@@ -12,6 +12,7 @@ from pbem.core.ruleset import Decisions, Event, Resolution, Ruleset, State, Subm
 from . import bots, fog, orders, sequence
 from .context import SCENARIO_SCHEMA, SIDES, Context, checked_setup, prepare, tables_schema
 from .deck import new_deck
+from .state import normalize
 
 
 class Bst(Ruleset[Context]):
@@ -47,7 +48,7 @@ class Bst(Ruleset[Context]):
         return str(state.get("phase", sequence.PHASE))
 
     def awaiting(self, context: Context, state: State) -> list[str]:
-        return sequence.awaiting(state)
+        return sequence.awaiting(normalize(context, state))
 
     def result(self, context: Context, state: State) -> dict[str, Any] | None:
         found = state.get("result")
@@ -63,20 +64,21 @@ class Bst(Ruleset[Context]):
         return orders.order_kinds()
 
     def validate(self, context: Context, view: State, side: str, given: list[Any]) -> list[Problem]:
-        return orders.validate(context, view, side, given)
+        return orders.validate(context, normalize(context, view), side, given)
 
     def resolve(self, context: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
                 decisions: Decisions) -> Resolution:
+        normalize(context, state)
         side = state.get("awaiting")
         sub = submissions.get(side) if side else None
         events = sequence.resolve(context, state, sub.orders if sub else [], dice)
         return Resolution(state, events)
 
     def view(self, context: Context, state: State, side: str) -> State:
-        return fog.view(state, side)
+        return fog.view(normalize(context, state), side)
 
     def visible(self, context: Context, event: Event, side: str) -> Event | None:
         return fog.visible(event, side)
 
     def bot_orders(self, context: Context, view: State, side: str, seed: bytes) -> list[Any]:
-        return bots.bot_orders(context, view, side, seed)
+        return bots.bot_orders(context, normalize(context, view), side, seed)
