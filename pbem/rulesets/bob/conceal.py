@@ -4,7 +4,7 @@ A concealed unit (or a decoy, always concealed while it is on the map) shows the
 its marker (`fog.py`). The marker comes off, revealing what is under it (a decoy is removed),
 when: the unit takes a suppression result (`fire.apply`); an enemy unit ends a step adjacent to
 it and survives the fire in that hex (`adjacent_enemy`); it stands in open ground in the LOS of
-an enemy unit (`sweep`); it passes its check and fires (`reveal`, called by the fire). A unit
+an enemy unit, or anywhere in its LOS for a vehicle (`sweep`, V1); it passes its check and fires (`reveal`, called by the fire). A unit
 without a marker gains one by ending its move out of the LOS of every enemy unit (`regain`).
 Markers are numbered per side in the order they are placed (`state.markers`), so a number says
 nothing of what is under it.
@@ -59,8 +59,10 @@ def seen_by_enemy(ctx: Context, state: State, uid: str) -> bool:
 def sweep(ctx: Context, state: State, events: list[dict[str, Any]]) -> None:
     """15.0: every concealed unit in open ground in an enemy unit's LOS loses its marker."""
     for uid, unit in list(on_map(ctx, state)):
-        if unit["concealed"] and in_the_open(ctx, state, unit["hex"]) and seen_by_enemy(ctx, state, uid):
-            take_off(ctx, state, uid, "in open ground in enemy sight", events)
+        vehicle = ctx.units[uid].type.vehicle  # V1: a vehicle loses it in enemy sight, whatever the terrain
+        if unit["concealed"] and (vehicle or in_the_open(ctx, state, unit["hex"])) and seen_by_enemy(ctx, state, uid):
+            take_off(ctx, state, uid, "a vehicle in enemy sight" if vehicle else "in open ground in enemy sight",
+                     events)
 
 
 def adjacent_enemy(ctx: Context, state: State, mover: str, events: list[dict[str, Any]]) -> None:

@@ -27,6 +27,8 @@ from .state import in_hex, on_map
 
 def melee_strength(ctx: Context, uid: str, reduced: bool) -> int:
     kind = ctx.units[uid].type
+    if kind.gun:
+        return int(ctx.tables["wt_melee"][0])  # V7: a gun and its crew melee as a full-strength weapon team
     if kind.kind == "wt":
         return int(ctx.tables["wt_melee"][1 if reduced else 0])
     return kind.face(reduced).firepower
@@ -35,7 +37,7 @@ def melee_strength(ctx: Context, uid: str, reduced: bool) -> int:
 def _loss_order(ctx: Context, state: State, uids: list[str]) -> list[str]:
     def rank(uid: str) -> tuple[int, str]:
         unit = state["units"][uid]
-        if ctx.units[uid].kind == "wt":
+        if ctx.units[uid].kind in ("wt", "gun"):
             return (2, uid)
         return (1 if unit["reduced"] else 0, uid)
     return sorted(uids, key=rank)
@@ -44,7 +46,8 @@ def _loss_order(ctx: Context, state: State, uids: list[str]) -> list[str]:
 def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, events: list[dict[str, Any]]) -> None:
     hexes = sorted({u["hex"] for _, u in on_map(ctx, state, SIDES[0])} & {u["hex"] for _, u in on_map(ctx, state, SIDES[1])})
     for hex_id in hexes:
-        fighters = {side: [u for u in in_hex(ctx, state, hex_id, side) if not ctx.units[u].decoy] for side in SIDES}
+        fighters = {side: [u for u in in_hex(ctx, state, hex_id, side)
+                           if not ctx.units[u].decoy and not ctx.units[u].type.vehicle] for side in SIDES}
         if not all(fighters.values()):
             continue
         for uid in fighters[SIDES[0]] + fighters[SIDES[1]]:
@@ -78,7 +81,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, events
                     choice = decisions.ask(side, "melee_losses", "12.0",
                                            {"hex": hex_id, "hit": number + 1, "of": hits[side]}, order)
                 unit = state["units"][choice]
-                if unit["reduced"] or ctx.units[choice].kind == "wt":
+                if unit["reduced"] or ctx.units[choice].kind in ("wt", "gun"):
                     unit.update(status="eliminated", hex=None)
                     losses.append({"unit": choice, "result": "eliminated"})
                 else:

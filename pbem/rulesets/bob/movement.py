@@ -18,7 +18,7 @@ from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, State
 
-from . import conceal, satw
+from . import conceal, satw, vehicles
 from .board import Board
 from .facing import facings_for
 from .heavy import declared_target_problems
@@ -26,7 +26,7 @@ from .checks import check, public_name
 from .context import Context, other
 from .fire import attack, reach, targets_in
 from .reactions import Step, react
-from .state import in_hex
+from .state import in_hex, stacked
 from .terrain import bank_of, los
 
 
@@ -43,6 +43,8 @@ def retreat_step_ok(ctx: Context, enemies: Iterable[str], melee: set[str], here:
 
 def route_problems(ctx: Context, board: Board, uid: str, order: dict[str, Any], index: int) -> list[Problem]:
     """Everything wrong with a move, judged on the side's board; a legal move is carried out on the board."""
+    if ctx.units[uid].type.vehicle:
+        return vehicles.route_problems(ctx, board, uid, order, index)
     unit = board.own[uid]
     path = list(order["path"])
     start = unit["hex"] if unit["status"] == "active" else None
@@ -86,7 +88,8 @@ def route_problems(ctx: Context, board: Board, uid: str, order: dict[str, Any], 
                                        section="5.0", legal=f"end the path at {hex_id}")]
         here = hex_id
     end = path[-1]
-    if len([u for u in board.own_in(end) if u != uid]) + 1 > int(ctx.tables["stacking"]):
+    if len([u for u in board.own_in(end) if u != uid and not ctx.units[u].type.vehicle]) + 1 > \
+            int(ctx.tables["stacking"]):
         problems.append(Problem(f"{end} would hold more than {ctx.tables['stacking']} of your units", order=index,
                                 path=("path", len(path) - 1), section="2.0"))
     if "assault" in order:
@@ -150,6 +153,9 @@ def fire_problems(ctx: Context, board: Board, uid: str, origin: str, target: str
 def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: str, order: dict[str, Any],
             events: list[dict[str, Any]]) -> None:
     """Carry out one accepted move on the master state (5.0-5.2, 9.0, 10.0, 15.0)."""
+    if ctx.units[uid].type.vehicle:
+        vehicles.resolve(ctx, state, dice, decisions, uid, order, events)
+        return
     unit = state["units"][uid]
     side = ctx.units[uid].side
     face = ctx.units[uid].type.face(unit["reduced"])
@@ -191,7 +197,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
             move["ended"] = _end_reason(unit)
             return
         if outcome == "stopped":
-            if len(in_hex(ctx, state, hex_id, side)) > int(ctx.tables["stacking"]) and previous is not None:
+            if len(stacked(ctx, state, hex_id, side)) > int(ctx.tables["stacking"]) and previous is not None:
                 unit["hex"] = previous  # 5.0: back to the previous hex rather than overstack
                 move["back_to"] = previous
             move["ended"] = "failed its check under fire"

@@ -29,8 +29,10 @@ from typing import Any, Mapping
 from pbem.core.chance import Dice
 from pbem.core.ruleset import Decisions, State, standing_answer
 
-from . import conceal
+from . import conceal, satw
 from .checks import check, public_name
+from .facing import turn_to
+from .heavy import prof_check, prof_modifiers
 from .context import Context, other
 from .fire import Reach, attack, reach, targets_in
 from .state import in_hex, on_map
@@ -95,15 +97,36 @@ def _final_reach(ctx: Context, state: State, uid: str, unit: Mapping[str, Any], 
 
 
 def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, step: Step, events: list[dict[str, Any]],
-          *, retreating: bool, reroll: bool) -> str:
-    """Every reaction to one step; returns `go` (the move goes on), `stopped` or `gone` (eliminated/removed)."""
+          *, retreating: bool, reroll: bool, misses: dict[str, int] | None = None) -> str:
+    """Every reaction to one step; returns `go` (the move goes on), `stopped` or `gone` (eliminated/removed).
+
+    `misses` counts, per gun or vehicle, the failed Op Fire checks at this mover (V4: the second makes
+    it Used)."""
     mover_side = ctx.units[step.mover].side
     side = other(mover_side)
+    at_vehicle = ctx.units[step.mover].type.vehicle
     for uid, unit in list(on_map(ctx, state, side)):
         mover = state["units"][step.mover]
         if mover["status"] != "active":
             return "gone"
-        if ctx.units[uid].decoy or in_hex(ctx, state, unit["hex"], mover_side) or in_hex(ctx, state, step.hex, side):
+        kind = ctx.units[uid].type
+        if ctx.units[uid].decoy:
+            continue
+        if in_hex(ctx, state, unit["hex"], mover_side) or in_hex(ctx, state, step.hex, side):
+            continue  # 6.0: not from a melee hex, never into a hex holding its own side's units
+        if kind.heavy:
+            if unit["used"]:
+                continue  # V5: no Final Op Fire for guns and vehicles
+            if _heavy_reaction(ctx, state, dice, decisions, uid, step, events, misses if misses is not None else {}):
+                if state["units"][step.mover]["status"] != "active":
+                    return "gone"
+                if not at_vehicle and _stopped(state, step, events) and \
+                        _mover_checks(ctx, state, dice, step, events, retreating=retreating, reroll=reroll) == "stopped":
+                    return "stopped"
+            continue
+        if at_vehicle:
+            if satw.may_react(ctx, state, uid, step):
+                satw.react(ctx, state, dice, decisions, uid, step, events)
             continue
         final = bool(unit["used"])
         cp_needed = False
@@ -134,6 +157,62 @@ def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, step: St
             return "stopped"
     mover = state["units"][step.mover]
     return "go" if mover["status"] == "active" else "gone"
+
+
+def _stopped(state: State, step: Step, events: list[dict[str, Any]]) -> bool:
+    """Whether the last fire event put a suppression result on the mover."""
+    last = events[-1] if events else {}
+    return last.get("type") == "fire" and any(r["unit"] == step.mover and r["result"] in ("suppressed", "reduced")
+                                               for r in last.get("results", []))
+
+
+def _heavy_reaction(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: str, step: Step,
+                    events: list[dict[str, Any]], misses: dict[str, int]) -> bool:
+    """V4, V5, V6: a gun's or vehicle's Op Fire at the mover, turning first when it must; True if it fired."""
+    unit = state["units"][uid]
+    side = ctx.units[uid].side
+    kind = ctx.units[uid].type
+    how = reach(ctx, uid, False, unit["hex"], step.hex)
+    if how is None or (kind.gun and ctx.building(unit["hex"]) and
+                       reach(ctx, uid, False, unit["hex"], step.hex, unit["facing"]) is None):
+        return False
+    wanted = _wants(ctx, _policy(state, side, uid, unit), unit["hex"], step)
+    if wanted is None:
+        wanted = decisions.ask(side, "opfire", "V4", {"unit": uid, "mover": public_name(state, step.mover),
+                                                      "hex": step.hex, "from": step.came_from, "final": False,
+                                                      "cp": False}, ["hold", "fire"]) == "fire"
+    if not wanted:
+        return False
+    before = unit["facing"]
+    facing = turn_to(ctx, unit["hex"], before, step.hex)
+    turned = facing != before
+    if turned:
+        events.append({"type": "turn-facing", "side": side, "section": "V4", "unit": uid,
+                       "as": public_name(state, uid), "hex": unit["hex"], "from": before, "to": facing})
+        unit["facing"] = facing
+    at_vehicle = ctx.units[step.mover].type.vehicle
+    mods = prof_modifiers(ctx, state, uid, unit["hex"], step.hex, op=True, turned=turned, moved=False,
+                          target_moving_marker=False) or {}
+    if not prof_check(ctx, state, dice, uid, mods, section="V4", purpose="op fire", events=events):
+        misses[uid] = misses.get(uid, 0) + 1
+        if misses[uid] > 1:
+            unit["used"] = True  # V4: its second failure at the same mover
+            unit["opfire"] = False
+        if turned and kind.vehicle and at_vehicle:
+            unit["facing"] = before  # V4: back to its facing when it turned to op fire at a vehicle and failed
+            events.append({"type": "turn-facing", "side": side, "section": "V4", "unit": uid,
+                           "as": public_name(state, uid), "hex": unit["hex"], "from": facing, "to": before})
+        return False
+    unit["used"] = True
+    unit["opfire"] = False
+    if unit["concealed"]:
+        conceal.take_off(ctx, state, uid, "it fired", events)
+    only = step.mover if at_vehicle or any(ctx.units[u].type.vehicle for u in in_hex(ctx, state, step.hex,
+                                                                                      other(side))) else None
+    attack(ctx, state, dice, uid, unit["hex"], step.hex, how, fire="op",
+           targets=targets_in(ctx, state, step.hex, side, mover=step.mover, came_from=step.came_from, only=only),
+           section="V6" if at_vehicle else "V5", events=events, anti_tank=kind.full.at)
+    return True
 
 
 def _fire(ctx: Context, state: State, dice: Dice, uid: str, step: Step, how: Reach, *, final: bool,

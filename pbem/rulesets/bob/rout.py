@@ -8,7 +8,8 @@ in or next to an enemy's hex; a Reduced unit reads its full side's numbers) also
 Then every failed unit routs, all of a side's together: up to its MP, never next to an enemy
 not in melee, never closer to an enemy in its LOS, ending where its own terrain covers it if it
 can (`auto`: the covered hex farthest from the enemy, then the cheapest, then the lowest id), or
-where its owner chooses (`rout: ask`). A unit with nowhere to go is eliminated.
+where its owner chooses (`rout: ask`). A unit with nowhere to go is eliminated. A gun that fails is
+eliminated instead of routing (V2); vehicles take no check (V3).
 """
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ from .checks import check, public_name
 from .conceal import in_the_open
 from .context import Context, other
 from .movement import retreat_step_ok
-from .state import in_hex, on_map
+from .state import on_map, stacked
 from .terrain import Target, hedgerow_cover, los, own_cover
 
 
 def _melee_hexes(ctx: Context, state: State) -> set[str]:
-    a = {u["hex"] for _, u in on_map(ctx, state, "american")}
-    b = {u["hex"] for _, u in on_map(ctx, state, "german")}
+    a = {u["hex"] for uid, u in on_map(ctx, state, "american") if not ctx.units[uid].type.vehicle}
+    b = {u["hex"] for uid, u in on_map(ctx, state, "german") if not ctx.units[uid].type.vehicle}
     return a & b
 
 
@@ -54,8 +55,8 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, events
         melee = _melee_hexes(ctx, state)
         failed: list[tuple[str, bool]] = []
         for uid, unit in list(on_map(ctx, state, side)):
-            if ctx.units[uid].decoy:
-                continue
+            if ctx.units[uid].decoy or ctx.units[uid].type.vehicle:
+                continue  # V3: a vehicle takes no Morale Check
             why = subject(ctx, state, uid, melee)
             if why is None:
                 continue
@@ -64,7 +65,10 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, events
             passed = check(ctx, state, dice, uid, kind="morale", section="11.0", events=events,
                            reroll=standing_answer(state, side, "reroll", "never") == "checks", purpose="rout")
             events[before]["why"] = why
-            if not passed:
+            if not passed and ctx.units[uid].type.gun:
+                state["units"][uid].update(status="eliminated", hex=None)  # V2: a gun that fails is eliminated
+                events[before]["result"] = "eliminated"
+            elif not passed:
                 failed.append((uid, close))
                 _maybe_reduce(ctx, state, uid, close, events[before])
         _rout(ctx, state, decisions, side, [uid for uid, _ in failed], events)
@@ -136,4 +140,4 @@ def _reachable(ctx: Context, state: State, side: str, uid: str, start: str, enem
             best[there] = total
             frontier.append(there)
     limit = int(ctx.tables["stacking"])
-    return {h: c for h, c in best.items() if h != start and len(in_hex(ctx, state, h, side)) < limit}
+    return {h: c for h, c in best.items() if h != start and len(stacked(ctx, state, h, side)) < limit}

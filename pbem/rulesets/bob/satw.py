@@ -19,3 +19,12 @@ def problems(ctx: Context, board: Board, uid: str, origin: str, target: str, ord
 
 def fire(ctx: Context, state: State, dice: Dice, uid: str, order: dict[str, Any], events: list[dict[str, Any]]) -> None:
     raise NotImplementedError
+
+
+def may_react(ctx: Context, state: State, uid: str, step: Any) -> bool:
+    return False
+
+
+def react(ctx: Context, state: State, dice: Dice, decisions: Any, uid: str, step: Any,
+          events: list[dict[str, Any]]) -> None:
+    raise NotImplementedError

@@ -56,13 +56,25 @@ def validate(ctx: Context, side: str, orders: list[dict[str, Any]]) -> list[Prob
                 not in_cover(ctx, order["hex"], set(foxholes)):
             problems.append(Problem(f"a conceal marker needs terrain with a positive fire modifier; {order['hex']} "
                                     "has none", order=index, path=("concealed",), section="15.0"))
-    stacks: dict[str, int] = {}
-    for hex_id in placed.values():
-        stacks[hex_id] = stacks.get(hex_id, 0) + 1
-    for hex_id, count in sorted(stacks.items()):
-        if count > int(ctx.tables["stacking"]):
-            problems.append(Problem(f"{hex_id} would hold {count} of your units", section="2.0",
-                                    legal=f"at most {ctx.tables['stacking']}"))
+    return problems + stacking_problems(ctx, placed)
+
+
+def stacking_problems(ctx: Context, placed: Mapping[str, str]) -> list[Problem]:
+    """2.0 and V10: two squads or weapon teams (a gun counts as one) a hex, one gun, one vehicle."""
+    problems: list[Problem] = []
+    limits = (("infantry", "2.0", int(ctx.tables["stacking"])), ("gun", "V10", int(ctx.tables["guns_per_hex"])),
+              ("vehicle", "V10", int(ctx.tables["vehicles_per_hex"])))
+    for what, section, limit in limits:
+        stacks: dict[str, int] = {}
+        for uid, hex_id in placed.items():
+            kind = ctx.units[uid].type.kind
+            if (what == "infantry" and kind != "vehicle") or kind == what:
+                stacks[hex_id] = stacks.get(hex_id, 0) + 1
+        for hex_id, count in sorted(stacks.items()):
+            if count > limit:
+                problems.append(Problem(f"{hex_id} would hold {count} of your units" +
+                                        ("" if what == "infantry" else f" that are {what}s"), section=section,
+                                        legal=f"at most {limit}"))
     return problems
 
 
@@ -79,6 +91,8 @@ def resolve(ctx: Context, state: State, orders: Mapping[str, list[dict[str, Any]
                 continue
             order = given.get(uid, {})
             unit.update(status="active", hex=order.get("hex", scenario.hex))
+            if "facing" in order and "facing" in unit:
+                unit["facing"] = int(order["facing"])  # V4
             unit["concealed"] = bool(order.get("concealed", scenario.concealed)) or scenario.decoy
             if ctx.dike(unit["hex"]) and order.get("bank"):
                 unit["bank"] = bank_of(ctx, unit["hex"], order["bank"])

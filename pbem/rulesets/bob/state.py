@@ -101,6 +101,11 @@ def in_hex(ctx: Context, state: State, hex_id: str, side: str | None = None) -> 
     return [uid for uid, unit in on_map(ctx, state, side) if unit["hex"] == hex_id]
 
 
+def stacked(ctx: Context, state: State, hex_id: str, side: str) -> list[str]:
+    """2.0, V10: the units that count for stacking (vehicles do not; a gun counts as a squad)."""
+    return [uid for uid in in_hex(ctx, state, hex_id, side) if not ctx.units[uid].type.vehicle]
+
+
 
 def morale(ctx: Context, uid: str, unit: dict[str, Any]) -> int:
     """7.0: the white, yellow or red morale by the unit's suppression."""
