@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from pbem.core.ruleset import STANDING_KEY, Event, State
 
-PUBLIC = ("setup", "phase", "deck", "card", "awaiting", "activated", "bases", "lost", "result")
+PUBLIC = ("setup", "phase", "turn", "deck", "card", "awaiting", "activated", "bases", "lost", "result")
 
 
 def view(state: Mapping[str, Any], side: str) -> State:

@@ -41,7 +41,7 @@ class Bst(Ruleset[Context]):
         bases = {bid: {"unit": uid, "weapon": entry["weapon"], "at": list(entry["at"]),
                        "facing": entry.get("facing", 0), "markers": 0, "status": "ok", "kills": 0}
                  for uid, unit in sorted(setup["units"].items()) for bid, entry in sorted(unit["bases"].items())}
-        return {"setup": setup, "phase": sequence.PHASE, "deck": new_deck(context.cards), "card": None,
+        return {"setup": setup, "phase": sequence.PHASE, "turn": 1, "deck": new_deck(context.cards), "card": None,
                 "awaiting": None, "activated": [], "bases": bases, "lost": {}, "result": None}
 
     def phase(self, context: Context, state: State) -> str:

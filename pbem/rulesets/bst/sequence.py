@@ -48,6 +48,7 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
         if card == JOKER:
             events.append({"type": "joker", "section": "A1", "turn": state["deck"]["turn"] - 1})
             state["activated"] = []
+            state["turn"] = state["deck"]["turn"]
             if state["deck"]["turn"] > context.turns:
                 state["result"] = outcome(context, state)
                 break

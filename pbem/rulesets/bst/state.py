@@ -24,7 +24,7 @@ def scenario_base(state: State, bid: str) -> dict[str, Any]:
 
 def normalize(context: Context, state: State) -> State:
     """Fill in what a compact state leaves out, in place; the state is returned."""
-    for key, default in (("phase", "activation"), ("card", None), ("awaiting", None), ("result", None)):
+    for key, default in (("phase", "activation"), ("turn", 1), ("card", None), ("awaiting", None), ("result", None)):
         state.setdefault(key, default)
     state.setdefault("activated", [])
     state.setdefault("lost", {})
