@@ -2,7 +2,8 @@
 
 For each unit: recover the pinned and suppressed bases; the others fire at the nearest
 enemy unit they all may fire at, else move toward the nearest enemy base (or the table's
-centre), else hold. The bot queues the same kind of orders for its other unactivated units,
+centre), else hold. The bot queues the same kind of orders for all its other units (a unit
+that already activated may come up again after a Joker),
 so that consecutive cards of its side need no extra mail.
 """
 
@@ -64,9 +65,11 @@ def bot_orders(context: Context, view: Mapping[str, Any], side: str, seed: bytes
     active = context.cards[view["card"]]
     orders = unit_orders(context, view, side, active, seed)
     for unit in sorted(context.units):
-        if unit == active or context.side_of(unit) != side or unit in view["activated"] or not bases_of(view, unit):
+        if context.side_of(unit) != side or not bases_of(view, unit):
             continue
         queued = unit_orders(context, view, side, unit, seed)
-        if queued[0]["act"] != "hold" and not validate(context, view, side, orders + queued):
+        if unit == active:
+            queued = [{**order, "queued": True} for order in queued]
+        if not validate(context, view, side, orders + queued):
             orders += queued
     return orders

@@ -11,7 +11,7 @@ for some of its bases (all of them when `bases` is left out):
     {unit: g1, act: move-fire, target: u2, to: [500, 400]}   # F6: fire first, then move 10 cm
 
 Orders for the unit of the drawn card are its activation. Orders for other units of the same
-side are queued: used, in the same adjudication, if those units' cards come up before any
+side, and orders marked `queued: true` (the drawn card's unit after a Joker), are queued: used, in the same adjudication, if those units' cards come up before any
 card of the other side (docs/bst.md, "One exchange per activation"); otherwise dropped unseen.
 """
 
@@ -43,6 +43,7 @@ ORDER_SCHEMA: dict[str, Any] = {
         "bases": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 4, "uniqueItems": True,
                   "description": "the bases that take this action (default: all the unit's bases)"},
         "target": {"type": "string", "description": "the enemy unit fired at (F4)"},
+        "queued": {"type": "boolean", "description": "for this unit's next card, not the one drawn now (A1)"},
         **{key: positions.move_schema()["properties"][key] for key in positions.MOVE_KEYS},
     },
 }
@@ -58,7 +59,7 @@ def order_kinds() -> list[str]:
             "{unit: U, act: fire, target: ENEMY-UNIT, face: DEG}  bases in one order pool their fire (F8)",
             "{unit: U, act: move, to|path|toward: ..., distance: N|max, face: DEG|[x, y]}  15 cm (M3)",
             "{unit: U, act: move-fire, target: ENEMY-UNIT, to|path|toward: ...}  fire, then 10 cm (F6)",
-            "orders for your other units are queued for their cards, if they come before the enemy's"]
+            "orders for your other units (or with queued: true) wait for their cards, if they come before the enemy's"]
 
 
 def bases_of(state: Mapping[str, Any], unit: str) -> list[str]:
@@ -229,10 +230,11 @@ def validate(context: Context, view: Mapping[str, Any], side: str, orders: Seque
             problems.append(Problem(f"{unit} is not a {side} unit with bases on the table", order=index,
                                     path=("unit",), section="A1", legal=", ".join(own)))
             continue
-        by_unit.setdefault(unit, []).append((index, order))
+        key = f"{unit} queued" if order.get("queued") and unit == active else unit
+        by_unit.setdefault(key, []).append((index, order))
     if active not in by_unit:
         problems.append(Problem(f"card {view['card']} activates {active}, and no order is for it", section="A1",
                                 legal=f"orders for {active} (act: hold to hold it)"))
-    for unit, items in sorted(by_unit.items()):
-        problems += check_unit(context, view, side, unit, items)
+    for key, items in sorted(by_unit.items()):
+        problems += check_unit(context, view, side, key.split()[0], items)
     return problems

@@ -37,10 +37,10 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
     queue: dict[str, list[Mapping[str, Any]]] = {}
     sender = state.get("awaiting")
     if sender and state.get("card"):
-        by_unit = group(orders)
         unit = context.cards[state["card"]]
-        activate(context, state, unit, by_unit.pop(unit, [{"unit": unit, "act": "hold"}]), dice, events)
-        queue = by_unit
+        now = [o for o in orders if o["unit"] == unit and not o.get("queued")]
+        activate(context, state, unit, now or [{"unit": unit, "act": "hold"}], dice, events)
+        queue = group([o for o in orders if o["unit"] != unit or o.get("queued")])
     state["card"] = None
     state["awaiting"] = None
     while state["result"] is None:
