@@ -167,3 +167,25 @@ def test_the_view_holds_no_order_of_the_undrawn_cards() -> None:
     rules, state = waiting_for("axis")
     deck = rules.view(state, "allies")["deck"]
     assert set(deck) == {"cards", "left", "drawn", "turn"} and deck["left"] == sorted(deck["left"])
+
+
+def test_every_event_of_bot_games_matches_the_catalogue() -> None:
+    from pbem.rulesets.bst.events import EVENTS
+
+    kinds: set[str] = set()
+    wrong: list[str] = []
+    for n in range(3):
+        rules, state = start(BST, scenario())
+        for number in range(2000):
+            if rules.result(state) is not None:
+                break
+            subs: dict[str, Submission | None] = {side: None for side in SIDES}
+            for side in rules.awaiting(state):
+                subs[side] = Submission(side, rules.bot_orders(rules.view(state, side), side, b"cat %d %d" % (n, number)))
+            out = rules.resolve(state, subs, Dice(bytes([n, number % 256]) * 16), Decisions())
+            for event in out.events:
+                kinds.add(event["type"])
+                wrong += EVENTS.problems(event)
+            state = out.state
+    assert wrong == []
+    assert {"drawn", "joker", "fired", "moved", "resolved", "queued"} <= kinds

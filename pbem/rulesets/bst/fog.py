@@ -13,6 +13,8 @@ from typing import Any, Mapping
 
 from pbem.core.ruleset import STANDING_KEY, Event, State
 
+from .events import EVENTS
+
 PUBLIC = ("setup", "phase", "turn", "deck", "card", "awaiting", "activated", "bases", "lost", "result")
 
 
@@ -21,4 +23,6 @@ def view(state: Mapping[str, Any], side: str) -> State:
 
 
 def visible(event: Event, side: str) -> Event | None:
-    return copy.deepcopy(event)
+    """Every catalogued event is public (events.py); an uncatalogued one is shown to nobody."""
+    kind = EVENTS.events.get(event.get("type", ""))
+    return copy.deepcopy(event) if kind is not None and kind.public else None
