@@ -80,5 +80,10 @@ class Bst(Ruleset[Context]):
     def visible(self, context: Context, event: Event, side: str) -> Event | None:
         return fog.visible(event, side)
 
+    def picture(self, context: Context) -> Any:
+        from .picture import BstAdapter
+        return BstAdapter(context.table, {uid: unit.side for uid, unit in context.units.items()},
+                          context.tables.number("base_size"))
+
     def bot_orders(self, context: Context, view: State, side: str, seed: bytes) -> list[Any]:
         return bots.bot_orders(context, normalize(context, view), side, seed)
