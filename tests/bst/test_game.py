@@ -30,7 +30,7 @@ from pbem.testing import assert_no_leak, view_bytes
 ruleset.register("bst", "pbem.rulesets.bst:Bst")
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "samples" / "bst" / "scenario.yaml"
+SAMPLE = ROOT / "tests" / "bst" / "board" / "sample.yaml"
 BST = Bst()
 SIDES = ["allies", "axis"]
 
