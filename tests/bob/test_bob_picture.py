@@ -241,6 +241,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
                "why": "in open ground in enemy sight", "decoy": True},
     "turn-facing": {"type": "turn-facing", "side": "german", "section": "V4", "unit": "G4", "as": "DE-2",
                     "hex": "0704", "from": 4, "to": 1},
+    "close-assault": {"type": "close-assault", "side": "german", "section": "V8", "unit": "G4", "as": "DE-2",
+                      "vehicle": "AV1", "hex": "0605", "roll": 2, "modifier": 1, "strength": 5, "result": "destroyed"},
     "concealed": {"type": "concealed", "side": "german", "section": "15.0", "unit": "G4", "marker": "DE-5",
                   "hex": "0704"},
     "rout": {"type": "rout", "side": "german", "section": "11.0", "unit": "G4", "as": "DE-2", "from": "0607",

@@ -96,7 +96,7 @@ def _masked(event: dict[str, Any]) -> dict[str, Any]:
     if kind == "check" and shown.get("marker"):
         for key in ("unit", "morale", "added", "rolls", "result"):
             shown.pop(key, None)
-    elif kind in ("move", "mark", "cp", "rout", "turn-facing") and shown.get("as") != shown.get("unit"):
+    elif kind in ("move", "mark", "cp", "rout", "turn-facing", "close-assault") and shown.get("as") != shown.get("unit"):
         shown.pop("unit", None)
     elif kind == "fire":
         for result in shown["results"]:

@@ -18,7 +18,7 @@ from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, State
 
-from . import conceal, satw, vehicles
+from . import close_assault, conceal, satw, vehicles
 from .board import Board
 from .facing import facings_for
 from .heavy import declared_target_problems
@@ -86,6 +86,14 @@ def route_problems(ctx: Context, board: Board, uid: str, order: dict[str, Any], 
         if hex_id in enemy and step != len(path) - 1:
             return problems + [Problem(f"{uid} must stop in {hex_id}: it holds an enemy", order=index, path=where,
                                        section="5.0", legal=f"end the path at {hex_id}")]
+        assaulted = close_assault.target_problems(ctx, board, uid, hex_id, index, step, bool(order.get("retreat")))
+        if assaulted is not None:
+            if assaulted or "assault" in order:
+                return problems + (assaulted or [Problem("a close assault ends the move: no assault fire after it",
+                                                         order=index, path=("assault",), section="V8")])
+            if not problems:
+                unit.update(hex=here if here is not None else unit["hex"], status="active", used=True)
+            return problems
         here = hex_id
     end = path[-1]
     if len([u for u in board.own_in(end) if u != uid and not ctx.units[u].type.vehicle]) + 1 > \
@@ -186,6 +194,9 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
             return
     previous = start
     for hex_id in path:
+        if any(ctx.units[u].type.vehicle for u in in_hex(ctx, state, hex_id, other(side))):
+            close_assault.resolve(ctx, state, dice, decisions, uid, hex_id, previous, move, events, reroll=reroll)
+            return
         unit["status"] = "active"
         unit["hex"] = hex_id
         if ctx.dike(hex_id):

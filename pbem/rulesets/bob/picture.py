@@ -449,6 +449,12 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], str, str], str]] = {
     "reveal": _reveal,
     "turn-facing": lambda event, side, sec: (f"{side} {_name(event)} turned within {event.get('hex')} from facing "
                                              f"{event.get('from')} to {event.get('to')}{sec}."),
+    "close-assault": lambda event, side, sec: (f"{side} {_name(event)} close assaulted {event.get('vehicle')} in "
+                                               f"{event.get('hex')}: rolled {event.get('roll')}"
+                                               f"{' +' + str(event['modifier']) if event.get('modifier') else ''} "
+                                               f"against melee firepower {event.get('strength')}, "
+                                               f"{'destroyed it' if event.get('result') == 'destroyed' else 'no effect'}, "
+                                               f"and went back to the hex it came from{sec}."),
     "concealed": _concealed,
     "rout": _rout,
     "melee": _melee,

@@ -29,7 +29,7 @@ from typing import Any, Mapping
 from pbem.core.chance import Dice
 from pbem.core.ruleset import Decisions, State, standing_answer
 
-from . import conceal, satw
+from . import conceal
 from .checks import check, public_name
 from .facing import turn_to
 from .heavy import prof_check, prof_modifiers
@@ -125,6 +125,8 @@ def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, step: St
                     return "stopped"
             continue
         if at_vehicle:
+            from . import satw  # satw builds on this module's standing answers
+
             if satw.may_react(ctx, state, uid, step):
                 satw.react(ctx, state, dice, decisions, uid, step, events)
             continue
