@@ -104,6 +104,13 @@ def check_fire(context: Context, board: State, side: str, order: Mapping[str, An
                             section="3.7", legal=_listing(sorted(u for u, e in board["units"].items()
                                                                  if e["side"] != side)))]
     if not plan(context, board, uid, weapon, target, False):
+        d2 = closest2(shapes(context, board, sorted(bases_of(board, uid))),
+                      shapes(context, board, sorted(bases_of(board, target))))
+        if d2 > weapon.range * weapon.range:
+            return [Problem(f"{target} is {plane.floor_sqrt_fraction(d2)} yards from {uid}, closest point to closest "
+                            f"point; its {weapon.name} reach {weapon.range}", order=index, path=(key,),
+                            section="3.5" if weapon.fire == "small-arms" else "3.6",
+                            legal=f"targets within {weapon.range} yards")]
         able = [t for t in sorted(board["units"]) if board["units"][t]["side"] != side
                 and not target_class(context, board, uid, weapon, t, index, key)
                 and plan(context, board, uid, weapon, t, False)]
@@ -265,7 +272,10 @@ def artillery_roll(context: Context, state: State, board: State, side: str, uid:
 
 
 def rapid_rewards(weapon: Weapon, natural: int) -> int:
-    """3.7: a natural 12 fires once more; a rapid-fire gun fires once more on 9+, twice more on 12."""
+    """3.7: a natural 12 fires once more; a rapid-fire gun fires once more on 9+, twice more on 12
+    (direct fire artillery only: a heavy machine gun on the artillery chart earns nothing)."""
+    if weapon.fire != "artillery":
+        return 0
     if natural == 12:
         return 2 if weapon.rapid else 1
     return 1 if weapon.rapid and natural >= 9 else 0

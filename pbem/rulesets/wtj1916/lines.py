@@ -7,7 +7,7 @@ A base has a line of fire to a target base when
 - the line of sight between them is clear (`geometry.clear_sight`: blocking terrain, 60 yards
   of full cover),
 - the line passes through no base of another unit (3.1, 3.4): the firer's own bases never
-  block; a machine gun also fires through the units of its own battalion when the battalion's
+  block, nor do the target side's tanks (they give the bases behind them cover instead, 3.5); a machine gun also fires through the units of its own battalion when the battalion's
   training is great or outstanding; artillery (towed or vehicle cannon, mortars) is blocked
   only by erect personnel bases (not prone, not rushing),
 - and the target base is within the weapon's range edge to edge (the Base and Range chart,
@@ -46,6 +46,8 @@ def blockers(context: Context, state: State, firer: str, target: str, weapon: We
         if uid in (firer, target):
             continue
         kind = context.type_of(units[uid])
+        if kind.cls == "tank" and units[uid]["side"] == units[target]["side"]:
+            continue  # 3.5: a tank chassis covers the personnel behind it (solid cover) rather than masking them
         if weapon.fire == "artillery" and not (kind.personnel and not kind.vehicle
                                                and not base["prone"] and not base["rushed"]):
             continue

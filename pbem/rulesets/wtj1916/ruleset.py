@@ -85,8 +85,10 @@ class Wtj1916(Ruleset[Context]):
             if kind == "flame":
                 key = ("flame", str(order.get("base")))
             if kind != "air_strike" and key in used:
-                problems.append(Problem(f"{key[1]} already has an order this phase", order=index, path=(kind,),
-                                        section="F1", legal="one order per unit each phase"))
+                section = "3.1" if kind == "fire" else "3.7" if kind == "flame" else "F1"
+                problems.append(Problem(f"{key[1]} already has an order this phase: a unit fires as a whole, at one "
+                                        "target" if kind == "fire" else f"{key[1]} already has an order this phase",
+                                        order=index, path=(kind,), section=section, legal="one order per unit each phase"))
                 continue
             used.add(key)
             problems += self._check(context, view, side, phase, kind, order, index)
