@@ -25,7 +25,7 @@ from pbem.geometry import plane
 from pbem.geometry.tablemap import TableMap
 
 from .cover import cover_from
-from .sight import Smoke, sees
+from .sight import Smoke, blocker, section_of, sees
 from .stands import Stand, in_contact
 from .tables import Tables
 
@@ -127,8 +127,10 @@ def refusal(table: TableMap, tables: Tables, firer: Stand, target: Stand, stands
             smoke: Smoke = (), heading: int | None = None) -> Refusal | None:
     """Why this base may not fire at this target base, or None when it may (F2, F3, F6, F9).
     `heading` is the direction of movement when it fires on the move."""
-    if not sees(table, firer.base, target.base, smoke):
-        return Refusal("T1", f"{firer.id} has no line of sight to {target.id}", "a base it sees")
+    blocked = blocker(table, firer.base, target.base, smoke)
+    if blocked is not None:
+        return Refusal(section_of(table, blocked), f"{blocked} blocks {firer.id}'s line of sight to {target.id}",
+                       "a base it sees")
     if heading is not None and firer.weapon == "hmg":
         return Refusal("F6", f"{firer.id} is an HMG and may not fire on the move", "fire without moving")
     if markers_of(tables, firer, target.base, heading is not None) is None:

@@ -34,21 +34,38 @@ def merged(stretches: list[tuple[Fraction, Fraction]]) -> list[tuple[Fraction, F
     return out
 
 
-def sees(table: TableMap, eye: plane.Base, target: plane.Base, smoke: Smoke = ()) -> bool:
-    """Whether a line of sight joins the two bases (T1, T2, T3, W10)."""
+def blocker(table: TableMap, eye: plane.Base, target: plane.Base, smoke: Smoke = ()) -> str | None:
+    """What blocks the line of sight between the two bases (a feature or smoke id), or None
+    when they see each other (T1, T2, T3, W10)."""
     smoke_keys = {key for key, _ in smoke}
-    stretches: list[tuple[Fraction, Fraction]] = []
+    stretches: list[tuple[Fraction, Fraction, str]] = []
     for crossing in table.sight(eye.centre, target.centre, smoke):
         if crossing.key in smoke_keys:
-            return False
+            return crossing.key
         feature = table.feature(crossing.key)
         mode = feature.properties.get("blocks_sight", False)
         if not mode:
             continue
         if feature.area:
             if crossing.enter < crossing.leave:
-                stretches.append((crossing.enter, crossing.leave))
+                stretches.append((crossing.enter, crossing.leave, crossing.key))
         elif mode != "unless-touching" or not (plane.overlap(eye.shape, feature.shape)
                                                or plane.overlap(target.shape, feature.shape)):
-            return False
-    return not any(enter > 0 and leave < 1 for enter, leave in merged(stretches))
+            return crossing.key
+    for enter, leave in merged([(e, l) for e, l, _ in stretches]):
+        if enter > 0 and leave < 1:
+            return next(key for e, l, key in sorted(stretches) if enter <= e <= leave)
+    return None
+
+
+def sees(table: TableMap, eye: plane.Base, target: plane.Base, smoke: Smoke = ()) -> bool:
+    """Whether a line of sight joins the two bases (T1, T2, T3, W10)."""
+    return blocker(table, eye, target, smoke) is None
+
+
+def section_of(table: TableMap, key: str) -> str:
+    """The heading that makes this feature (or smoke) block sight."""
+    if key not in {f.id for f in table.features}:
+        return "W10"
+    kind = table.feature(key).kind
+    return "T3" if kind == "hill" else "T2" if table.properties(key).get("blocks_sight") == "inside-only" else "T1"
