@@ -120,6 +120,7 @@ class Card:
     objectives: Mapping[str, tuple[int, str]]  # hex -> (VP, side holding it at the start)
     elimination_vp: int
     year: int = 1944  # V9: a panzerfaust's range depends on it
+    artillery: Mapping[str, list[dict[str, Any]]] = field(default_factory=dict)  # 17.0: side -> its supports
 
     @property
     def second(self) -> str:
@@ -268,6 +269,16 @@ SCENARIO_SCHEMA: Schema = {
                 "description": "a packaged board (default board1) or a whole map document"},
         "turns": {"type": "integer", "minimum": 1, "maximum": 99, "description": "18.0: turns on the track"},
         "year": {"enum": [1944, 1945], "description": "V9: the year, for the panzerfaust's range (default 1944)"},
+        "artillery": {"type": "object", "additionalProperties": False,
+                      "properties": {side: {"type": "array", "maxItems": 9, "items": {
+                          "type": "object", "additionalProperties": False,
+                          "required": ["id", "firepower", "prof", "accuracy"],
+                          "properties": {"id": {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9-]{0,15}$"},
+                                         "firepower": {"type": "integer", "minimum": 1, "maximum": 30},
+                                         "prof": {"type": "integer", "minimum": 0, "maximum": 10},
+                                         "accuracy": {"type": "integer", "minimum": 0, "maximum": 10}}}}
+                                     for side in SIDES},
+                      "description": "17.0: each side's Artillery Supports: firepower, proficiency, accuracy"},
         "first": {"enum": list(SIDES), "description": "4.0: the side that uses units first each turn"},
         "ops_range": {"type": "object", "additionalProperties": False, "required": list(SIDES),
                       "properties": {side: {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 99},
@@ -371,7 +382,8 @@ def prepare(setup: Mapping[str, Any]) -> Context:
                 cps={side: int(setup["cps"][side]) for side in SIDES},
                 foxholes={side: int((setup.get("foxholes") or {}).get(side, 0)) for side in SIDES},
                 objectives=objectives, elimination_vp=int(victory.get("elimination", 0)),
-                year=int(setup.get("year", 1944)))
+                year=int(setup.get("year", 1944)),
+                artillery={side: [dict(s) for s in (setup.get("artillery") or {}).get(side, [])] for side in SIDES})
     dikes = set(setup.get("dike_road") or []) | {h for h in hexes.hexes() if "dike" in hexes.features(h)}
     return Context(hexes=hexes, tables=tables, types=types, units=dict(sorted(units.items())), card=card,
                    orchards=frozenset(setup.get("orchards") or []), dikes=frozenset(dikes))

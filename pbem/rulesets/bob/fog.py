@@ -72,6 +72,7 @@ def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
         "enemy": enemy,
         "enemy_eliminated": sorted(lost),
         "enemy_decoys_removed": decoys,
+        **({"artillery": copy.deepcopy(state["artillery"])} if "artillery" in state else {}),
     }
 
 
@@ -98,7 +99,7 @@ def _masked(event: dict[str, Any]) -> dict[str, Any]:
             shown.pop(key, None)
     elif kind in ("move", "mark", "cp", "rout", "turn-facing", "close-assault") and shown.get("as") != shown.get("unit"):
         shown.pop("unit", None)
-    elif kind == "fire":
+    elif kind in ("fire", "bombard"):
         for result in shown["results"]:
             if result["as"] != result["unit"] and result["result"] == "none":
                 result.pop("unit")

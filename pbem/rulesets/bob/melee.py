@@ -99,6 +99,8 @@ def recover(ctx: Context, state: State, events: list[dict[str, Any]]) -> None:
         if unit["status"] == "active" and unit["hex"] not in melee and unit["supp"] > 0:
             unit["supp"] -= 1
         unit["used"] = unit["opfire"] = unit["marked"] = unit["cp"] = False
+    if "artillery" in state:
+        state["artillery"]["used"] = []  # 17.0: each support once a turn
     if state["turn"] >= ctx.card.turns:
         state["result"] = victory.final(ctx, state)
         events.append({"type": "victory", **state["result"]})

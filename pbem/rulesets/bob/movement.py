@@ -188,7 +188,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
     path = list(order["path"])
     if start is not None and in_hex(ctx, state, path[0], other(side)):
         # 9.0: fire at the mover in its own hex as it tries to enter an enemy's
-        if react(ctx, state, dice, decisions, Step(uid, start, None), events, retreating=retreating,
+        if react(ctx, state, dice, decisions, Step(uid, start, None, entered=False), events, retreating=retreating,
                  reroll=reroll) != "go":
             move["ended"] = _end_reason(unit)
             return

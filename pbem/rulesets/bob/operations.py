@@ -17,7 +17,7 @@ from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, State
 
-from . import conceal, movement, satw, victory
+from . import artillery, conceal, movement, satw, victory
 from .board import Board
 from .checks import check
 from .context import Context, other
@@ -28,20 +28,35 @@ ACTION_KEYS = ("move", "fire", "opfire", "used")
 
 
 def actor(order: dict[str, Any]) -> str:
+    """The unit an action Uses (an artillery call names its support)."""
+    if "artillery" in order:
+        return str(order["artillery"])
     return str(next(order[key] for key in ACTION_KEYS if key in order))
 
 
-def validate(ctx: Context, board: Board, phase: str, orders: list[dict[str, Any]]) -> list[Problem]:
+def weight(ctx: Context, order: dict[str, Any]) -> int:
+    """V1, 17.0: how many units an action counts against the Operations Range."""
+    if "artillery" in order:
+        return int(ctx.tables["ops_weight"])
+    return ctx.weight(actor(order)) if actor(order) in ctx.units else 1
+
+
+def validate(ctx: Context, board: Board, phase: str, orders: list[dict[str, Any]],
+             view: dict[str, Any] | None = None) -> list[Problem]:
     problems: list[Problem] = []
     available = [uid for uid in board.own if board.available(ctx, uid)]
     low, high = ctx.card.ops_range[board.side]
     seen: set[str] = set()
+    called: set[str] = set()
     for index, order in enumerate(orders):
+        if "artillery" in order:
+            problems += artillery.problems(ctx, view or {}, board.side, order, index, called)
+            continue
         uid = actor(order)
         if phase == "preturn" and uid in board.own and board.own[uid]["cp"]:
             problems.append(Problem(f"{uid} already had a CP this turn", order=index, section="3.0"))
         problems += action_problems(ctx, board, order, index, available, seen)
-    count = sum(ctx.weight(actor(o)) for o in orders if actor(o) in ctx.units)
+    count = sum(weight(ctx, o) for o in orders)
     if phase == "preturn":
         count = len(orders)  # 3.0: one action per CP, whatever the unit
         if count > board.cps:
@@ -98,6 +113,10 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, side: 
             orders: list[dict[str, Any]], events: list[dict[str, Any]]) -> None:
     for order in orders:
         uid = actor(order)
+        if "artillery" in order:
+            artillery.call(ctx, state, dice, side, order, events)
+            victory.update_held(ctx, state)
+            continue
         if state["units"][uid]["status"] in ("eliminated", "removed"):
             events.append({"type": "order-void", "side": side, "section": "4.0", "unit": uid,
                            "why": "the unit left the map earlier in this impulse"})

@@ -31,6 +31,8 @@ FIRE = _item(["fire", "at"], fire=UNIT, at=HEX, reroll=REROLL,
              target=TARGET, satw={"type": "boolean", "description": "V9: fire the squad's bazooka or panzerfaust"})
 OPFIRE = _item(["opfire"], opfire=UNIT)
 USED = _item(["used"], used=UNIT)
+ARTILLERY = _item(["artillery", "at"], artillery={**UNIT, "description": "17.0: one of your Artillery Supports"},
+                  at={**HEX, "description": "17.0: the hex the Fire Mission is called on"})
 PLACE = _item(["place", "hex"], place=UNIT, hex=HEX, concealed={"type": "boolean"},
               bank={**HEX, "description": "14.0: in a dike road hex, the neighbour on the side of the road it stands"},
               facing=FACING)
@@ -40,7 +42,7 @@ ACTIONS = [MOVE, FIRE, OPFIRE, USED]
 BY_PHASE: dict[str, list[dict[str, Any]]] = {
     "setup": [PLACE, FOXHOLE],
     "preturn": ACTIONS,
-    "operations": ACTIONS,
+    "operations": [*ACTIONS, ARTILLERY],
 }
 
 HINTS = {
@@ -57,10 +59,12 @@ HINTS = {
             'fires a bazooka or panzerfaust (V9)',
     "opfire": '{opfire: A3}   mark a unit Op Fire (4.0): it then fires at movers by your standing orders',
     "used": '{used: A4}   mark a unit Used without acting (4.0)',
+    "artillery": '{artillery: US-ART, at: "0608"}   call an Artillery Support on a hex (17.0): three units of '
+                 'your Operations Range, once a turn',
     "concede": "{concede: true}   give up the game",
 }
 KINDS = {"setup": ["place", "foxhole"], "preturn": ["move", "fire", "opfire", "used"],
-         "operations": ["move", "fire", "opfire", "used"]}
+         "operations": ["move", "fire", "opfire", "used", "artillery"]}
 
 
 def order_schema(phase: str) -> dict[str, Any]:

@@ -27,7 +27,7 @@ def validate(ctx: Context, view: State, side: str, orders: list[Any]) -> list[Pr
         return []
     if phase == "setup":
         return setup.validate(ctx, side, orders)
-    return operations.validate(ctx, Board.from_view(view), phase, orders)
+    return operations.validate(ctx, Board.from_view(view), phase, orders, dict(view))
 
 
 def resolve(ctx: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,

@@ -393,6 +393,26 @@ def _reveal(event: Mapping[str, Any], side: str, sec: str) -> str:
     return f"{said}: under it was {event.get('unit')}{sec}."
 
 
+def _artillery(event: Mapping[str, Any], side: str, sec: str) -> str:
+    said = (f"The {side} side called {event.get('support')} on {event.get('at')}: Prof Check roll "
+            f"{event.get('prof_roll')} against {event.get('prof')}")
+    if "accuracy_roll" in event:
+        said += f", accuracy roll {event.get('accuracy_roll')} against {event.get('accuracy')}"
+    drift = event.get("drift")
+    if isinstance(drift, Mapping):
+        said += f", drifting {drift.get('hexes')} hex(es) toward hexside {drift.get('direction')} (d6 {drift.get('d6')})"
+    where = f"the Fire Mission lands on {event['landed']}" if event.get("landed") else str(event.get("why"))
+    return f"{said}; {where}{sec}."
+
+
+def _bombard(event: Mapping[str, Any], side: str, sec: str) -> str:
+    results = [f"{_result_name(r)}{_modifiers(r.get('modifiers'))} = {r.get('modified')}: "
+               f"{RESULTS.get(str(r.get('result')), r.get('result'))}" for r in event.get("results") or []]
+    return (f"{side} {event.get('support')}'s Fire Mission in {event.get('hex')}{sec}: roll {event.get('roll')} "
+            f"against firepower {event.get('firepower')}" + (f"; {'; '.join(results)}" if results else
+                                                             ", nobody there") + ".")
+
+
 def _concealed(event: Mapping[str, Any], side: str, sec: str) -> str:
     if event.get("unit"):
         return (f"{side} {event['unit']} in {event.get('hex')} went under conceal marker {event.get('marker')}, "
@@ -455,6 +475,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], str, str], str]] = {
                                                f"against melee firepower {event.get('strength')}, "
                                                f"{'destroyed it' if event.get('result') == 'destroyed' else 'no effect'}, "
                                                f"and went back to the hex it came from{sec}."),
+    "artillery": _artillery,
+    "bombard": _bombard,
     "concealed": _concealed,
     "rout": _rout,
     "melee": _melee,

@@ -31,6 +31,7 @@ from pbem.core.ruleset import Decisions, State, standing_answer
 
 from . import conceal
 from .checks import check, public_name
+from .artillery import strike_mover
 from .facing import turn_to
 from .heavy import prof_check, prof_modifiers
 from .context import Context, other
@@ -51,6 +52,7 @@ class Step:
     mover: str
     hex: str
     came_from: str | None
+    entered: bool = True  # False for the fire in the start hex before the first step (9.0)
 
 
 def _policy(state: State, side: str, uid: str, unit: Mapping[str, Any]) -> dict[str, Any]:
@@ -105,6 +107,15 @@ def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, step: St
     mover_side = ctx.units[step.mover].side
     side = other(mover_side)
     at_vehicle = ctx.units[step.mover].type.vehicle
+    if step.entered and state.get("artillery", {}).get("missions"):
+        before = len(events)
+        strike_mover(ctx, state, dice, step.mover, step.hex, events)
+        if state["units"][step.mover]["status"] != "active":
+            return "gone"
+        hit = any(r["unit"] == step.mover and r["result"] in ("suppressed", "reduced")
+                  for e in events[before:] if e["type"] == "bombard" for r in e["results"])
+        if hit and _mover_checks(ctx, state, dice, step, events, retreating=retreating, reroll=reroll) == "stopped":
+            return "stopped"
     for uid, unit in list(on_map(ctx, state, side)):
         mover = state["units"][step.mover]
         if mover["status"] != "active":

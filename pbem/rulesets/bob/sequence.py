@@ -54,6 +54,8 @@ def next_impulse(ctx: Context, state: State, events: list[dict[str, Any]]) -> No
             state["impulse"] += 1
             return
     state["phase"] = "rout"
+    if "artillery" in state:
+        state["artillery"]["missions"] = []  # 17.0: the Fire Missions lift with the Operations Phase
     events.append({"type": "phase", "section": "1.0", "phase": "rout", "turn": state["turn"]})
 
 

@@ -85,6 +85,10 @@ def normalize(ctx: Context, state: State) -> State:
         "held": dict(sorted((state.get("held") or {h: o[1] for h, o in card.objectives.items()}).items())),
         "result": copy.deepcopy(state.get("result")),
     }
+    if any(card.artillery.values()):
+        given = state.get("artillery") or {}
+        full["artillery"] = {"used": sorted(given.get("used", [])),  # 17.0: supports Used this turn
+                             "missions": copy.deepcopy(given.get("missions", []))}  # Fire Missions on the map
     if "standing" in state:
         full["standing"] = copy.deepcopy(state["standing"])
     return full
