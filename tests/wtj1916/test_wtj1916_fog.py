@@ -1,0 +1,120 @@
+"""Spotting is the fog of war (3.4): what a side does not see never reaches it.
+
+Each test builds two situations that differ only in something the British may not know (where an
+unspotted German unit stands in a wood, its flags, where a mortar firing on an observer's sighting
+stands) and requires the British view, the events it is shown, its picture and its report to be
+byte-identical. The converse tests show the same change is seen once the unit is in the open.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from pbem.core import yamlio
+from pbem.core.chance import ForcedDice
+from pbem.core.ruleset import Decisions, Rules, Submission, start
+from pbem.render import map_svg, report_text
+from pbem.rulesets.wtj1916 import Wtj1916
+from pbem.rulesets.wtj1916.state import normalize
+from pbem.testing import assert_no_leak, assert_visible, view_bytes
+
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "wtj1916" / "scenario.yaml"
+GAME = Wtj1916()
+SIDES = ["british", "german"]
+
+
+def rules() -> Rules:
+    return start(GAME, yamlio.load_file(SAMPLE).data)[0]
+
+
+def situation(hidden_at: list[int], *, turn: int = 2, phase: str = "german-move") -> dict[str, Any]:
+    """British rifles and a machine gun in the open; German rifles h in the Bois de la Croix
+    (unspotted: more than 60 yards from every British base, never fired or moved), German rifles g
+    in the open."""
+    r = rules()
+    units = {"a": {"side": "british", "type": "rifles"}, "m": {"side": "british", "type": "lmg"},
+             "h": {"side": "german", "type": "rifles"}, "g": {"side": "german", "type": "rifles"}}
+    bases = {"a-a": {"unit": "a", "at": [400, 260], "facing": 0}, "m-a": {"unit": "m", "at": [1000, 260], "facing": 0},
+             "h-a": {"unit": "h", "at": list(hidden_at), "facing": 180},
+             "g-a": {"unit": "g", "at": [1000, 460], "facing": 180}}
+    return normalize(r.context, {"setup": r.setup, "turn": turn, "phase": phase, "units": units, "bases": bases})
+
+
+def british_sees(state: dict[str, Any]) -> list[str]:
+    return sorted(u for u in rules().view(state, "british")["units"] if u in ("h", "g"))
+
+
+def test_the_unit_in_the_wood_is_unspotted_and_the_one_in_the_open_seen() -> None:
+    assert british_sees(situation([150, 700])) == ["g"]
+    assert british_sees(situation([400, 450])) == ["g", "h"]
+
+
+def test_moving_the_unspotted_unit_inside_the_wood_leaves_the_british_view_unchanged() -> None:
+    def mutate(state: dict[str, Any], events: list[Any]) -> None:
+        state["bases"]["h-a"]["at"] = [120, 680]
+        state["bases"]["h-a"]["facing"] = 90
+    assert_no_leak(GAME, situation([150, 700]), "british", SIDES, mutate)
+
+
+def test_the_unspotted_unit_s_flags_never_show() -> None:
+    def mutate(state: dict[str, Any], events: list[Any]) -> None:
+        state["units"]["h"].update(demoralized=True, bound=True, strength=6)
+        state["bases"]["h-a"].update(damaged=True, prone=True)
+    assert_no_leak(GAME, situation([150, 700]), "british", SIDES, mutate)
+
+
+def test_the_same_change_in_the_open_is_seen() -> None:
+    def mutate(state: dict[str, Any], events: list[Any]) -> None:
+        state["bases"]["h-a"]["at"] = [420, 450]
+    assert_visible(GAME, situation([400, 450]), "british", SIDES, mutate)
+
+
+def resolved_view(state: dict[str, Any], orders: dict[str, list[Any]], dice: list[int]) -> tuple[bytes, str, str]:
+    """The British view of the phase resolved with these orders (dice: raw numbers, a die's face
+    less one), its picture and its report."""
+    r = rules()
+    forced = ForcedDice(dice)
+    out = r.resolve(copy.deepcopy(state), {s: Submission(s, orders.get(s, [])) for s in SIDES}, forced, Decisions())
+    raw = view_bytes(GAME, out.state, "british", SIDES, out.events, [roll.record() for roll in forced.rolls])
+    view = yamlio.load_bytes(raw, "view.yaml").data
+    return raw, map_svg(view), report_text(view)
+
+
+def test_a_move_inside_the_wood_reaches_neither_the_view_the_picture_nor_the_report() -> None:
+    state = situation([150, 700])
+    passing = {"british": [{"pass_fire": "any", "unit": "m"}]}
+    one = resolved_view(state, {**passing, "german": [{"move": "h", "to": [160, 700]}]}, [])
+    two = resolved_view(state, {**passing, "german": [{"move": "h", "to": [120, 690], "face": 90}]}, [])
+    assert one == two
+    assert b"h-a" not in one[0] and "h-a" not in one[1] and "h-a" not in one[2]
+
+
+def test_a_move_into_the_open_is_seen() -> None:
+    state = situation([150, 700])
+    one = resolved_view(state, {"german": [{"move": "h", "to": [160, 700]}]}, [])
+    two = resolved_view(state, {"german": [{"move": "h", "toward": [260, 560], "distance": "max"}]}, [])
+    assert one[0] != two[0] and b"h-a" in two[0]
+
+
+def mortar_situation(mortar_at: list[int]) -> dict[str, Any]:
+    """A German light mortar deep in the wood fires on what its observer at the wood's edge sees."""
+    r = rules()
+    units = {"t": {"side": "british", "type": "rifles"},
+             "mo": {"side": "german", "type": "light-mortar", "set_up": True},
+             "o": {"side": "german", "type": "rifles"}}
+    bases = {"t-a": {"unit": "t", "at": [560, 300], "facing": 0},
+             "mo-a": {"unit": "mo", "at": list(mortar_at), "facing": 180},
+             "o-a": {"unit": "o", "at": [150, 640], "facing": 180}}
+    return normalize(r.context, {"setup": r.setup, "turn": 1, "phase": "fire", "units": units, "bases": bases})
+
+
+def test_a_mortar_firing_on_an_observer_s_sighting_stays_unseen() -> None:
+    orders = {"german": [{"fire": "t", "unit": "mo", "moving": True}]}
+    for at in ([150, 700], [145, 698]):
+        assert rules().validate(rules().view(mortar_situation(at), "german"), "german", orders["german"]) == []
+    one = resolved_view(mortar_situation([150, 700]), orders, [4, 4, 3])
+    two = resolved_view(mortar_situation([145, 698]), orders, [4, 4, 3])
+    assert one == two
+    assert b"an unseen unit" in one[0] and b"mo-a" not in one[0]
