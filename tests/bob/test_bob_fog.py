@@ -116,3 +116,24 @@ def test_the_german_verdict_on_its_orders_is_the_same_whatever_the_markers_cover
         a = r.validate(r.view(state(REAL_HERE, active="german"), "german"), "german", orders)
         b = r.validate(r.view(state(SWAPPED, active="german"), "german"), "german", orders)
         assert [p.message for p in a] == [p.message for p in b]
+
+
+# Part 2: a gun or vehicle under a marker (V1) shows nothing of itself: neither which it is nor its facing.
+def _under_marker(uid: str, **extra: Any) -> dict[str, Any]:
+    return {uid: {"hex": "0503", "concealed": True, "marker": "US-1", **extra}, "G1": {"hex": "0907"}}
+
+
+def test_a_vehicle_a_gun_and_a_decoy_under_a_marker_look_the_same() -> None:
+    views = {german_view(state(_under_marker(uid))) for uid in ("AV1", "AT1", "AD1", "A1")}
+    assert len(views) == 1
+
+
+def test_a_concealed_vehicles_facing_and_move_marker_stay_hidden() -> None:
+    assert german_view(state(_under_marker("AV1", facing=0))) == \
+        german_view(state(_under_marker("AV1", facing=3, moved=True)))
+
+
+def test_a_face_up_vehicles_facing_shows() -> None:
+    shown = {"AV1": {"hex": "0503", "facing": 0}, "G1": {"hex": "0907"}}
+    turned = {"AV1": {"hex": "0503", "facing": 3}, "G1": {"hex": "0907"}}
+    assert german_view(state(shown)) != german_view(state(turned))
