@@ -44,6 +44,9 @@ def validate(ctx: Context, side: str, orders: list[dict[str, Any]]) -> list[Prob
                                     order=index, path=("place",), section="18.0", legal=", ".join(sorted(placed))))
             continue
         seen.add(uid)
+        if "facing" in order and not ctx.units[uid].type.heavy:
+            problems.append(Problem(f"{uid} has no facing: only guns and vehicles face a hex spine", order=index,
+                                    path=("facing",), section="V4"))
         if order["hex"] not in area:
             problems.append(Problem(f"{order['hex']} is not in your set-up area", order=index, path=("hex",),
                                     section="18.0", legal=f"the {side}-setup hexes of the map"))
