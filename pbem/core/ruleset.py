@@ -322,6 +322,7 @@ BUILTIN: dict[str, str] = {  # id -> "module:Class" of the shipped games
     "fbsm": "pbem.rulesets.fbsm:Fbsm",
     "toc": "pbem.rulesets.toc:Toc",
     "bob": "pbem.rulesets.bob:Bob",
+    "bst": "pbem.rulesets.bst:Bst",
     "wtj1916": "pbem.rulesets.wtj1916:Wtj1916",
 }
 _loaded: dict[str, Ruleset[Any]] = {}

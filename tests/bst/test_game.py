@@ -27,10 +27,9 @@ from pbem.rulesets.bst import Bst
 from pbem.selfplay import Stats, play_states
 from pbem.testing import assert_no_leak, view_bytes
 
-ruleset.register("bst", "pbem.rulesets.bst:Bst")
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "tests" / "bst" / "board" / "sample.yaml"
+SAMPLE = ROOT / "samples" / "bst" / "scenario.yaml"
 BST = Bst()
 SIDES = ["allies", "axis"]
 
