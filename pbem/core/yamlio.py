@@ -44,7 +44,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Mapping
 
 import yaml
 
@@ -563,8 +563,29 @@ def _syntax_problem(exc: yaml.YAMLError, text: str, file: str) -> Problem:
     return Problem(message, file=file)
 
 
-def _events(text: str) -> Iterator[Any]:
-    return yaml.parse(text, Loader=_Loader)
+# libyaml's own bound (PyYAML 6.0.4 on): its scanner reads flow brackets far ahead of the events,
+# so it stops at about 1,000 levels before the builder has seen level MAX_DEPTH + 1.
+_LIBYAML_DEPTH_LIMIT = "exceeded maximum nesting depth"
+
+
+def _build(text: str, file: str, loader: Any) -> _Builder:
+    """The builder fed with every event of `text`, holding the document or the problems found."""
+    builder = _Builder(file)
+    try:
+        builder.feed(yaml.parse(text, Loader=loader))
+    except _Stop as stop:
+        builder.problems.append(stop.problem)
+    except yaml.YAMLError as exc:
+        if loader is not yaml.SafeLoader and _LIBYAML_DEPTH_LIMIT in str(exc):
+            # Past libyaml's bound means past ours: the pure parser names where ours was crossed.
+            return _build(text, file, yaml.SafeLoader)
+        builder.problems.append(_syntax_problem(exc, text, file))
+    else:
+        if builder.documents == 0:
+            builder.problems.append(
+                Problem("no YAML document in the file (it is empty or holds only comments)", file=file, line=1, column=1)
+            )
+    return builder
 
 
 def load_bytes(data: bytes, file: str, *, max_bytes: int = MAX_FILE_BYTES) -> Document:
@@ -575,18 +596,7 @@ def load_bytes(data: bytes, file: str, *, max_bytes: int = MAX_FILE_BYTES) -> Do
     if len(data) > max_bytes:
         raise YamlError(Problem(f"file too large: {len(data)} bytes; the limit is {max_bytes} bytes", file=file))
     text = _decode(data, file)
-    builder = _Builder(file)
-    try:
-        builder.feed(_events(text))
-    except _Stop as stop:
-        builder.problems.append(stop.problem)
-    except yaml.YAMLError as exc:
-        builder.problems.append(_syntax_problem(exc, text, file))
-    else:
-        if builder.documents == 0:
-            builder.problems.append(
-                Problem("no YAML document in the file (it is empty or holds only comments)", file=file, line=1, column=1)
-            )
+    builder = _build(text, file, _Loader)
     if builder.problems:
         builder.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
         raise YamlError(builder.problems)
