@@ -2,8 +2,8 @@
 
 The moving side advances its infantry toward the enemy's home edge (a rush when no enemy is
 in sight), keeps machine guns and guns still so they can fire, and sets up its trench mortars;
-the other side's machine guns pass fire at any mover. In the fire phase every unit that can
-fires at the closest enemy it has a line of fire to, jammed machine guns try to clear, and an
+the other side's machine guns pass fire at any mover (the default standing answer). In the fire
+phase every unit that can fires at the closest enemy it has a line of fire to, jammed machine guns try to clear, and an
 air strike goes in on the first enemy base in sight. Every order is checked with the rules'
 own check first, so a bot never sends an order the referee refuses.
 """
@@ -17,7 +17,7 @@ from pbem.core.ruleset import State
 from pbem.geometry import plane
 
 from . import fire, movement
-from .context import Context, other
+from .context import Context
 from .state import bases_of, units_of
 
 KEEP_STILL = ("machine-gun", "gun", "mortar")
@@ -30,7 +30,7 @@ def pick(seed: bytes, label: str, n: int) -> int:
 def orders(context: Context, view: State, side: str, seed: bytes) -> list[Any]:
     phasing = context.phasing(view["turn"])
     if view["phase"].endswith("-move"):
-        return moves(context, view, side, seed) if side == phasing else passing(context, view, side)
+        return moves(context, view, side, seed) if side == phasing else []
     return fires(context, view, side, phasing)
 
 
@@ -64,17 +64,6 @@ def moves(context: Context, view: State, side: str, seed: bytes) -> list[Any]:
                                  "mode": "walk" if foes else "rush", "face": 0 if ahead else 180}
         if not movement.check_move(context, view, side, order, len(out)):
             out.append(order)
-    return out
-
-
-def passing(context: Context, view: State, side: str) -> list[Any]:
-    out: list[Any] = []
-    for uid, unit in units_of(view, side):
-        kind = context.type_of(unit)
-        if kind.cls == "machine-gun" and not unit["jammed"]:
-            order = {"pass_fire": "any", "unit": uid}
-            if not fire.check_fire(context, view, side, order, len(out), other(side), passing=True):
-                out.append(order)
     return out
 
 

@@ -8,7 +8,8 @@ Orders of the fire phase:
     {unit: U, flame: T, base: B}       # a flamethrower base at unit T (3.7)
     {unjam: U}                         # a jammed machine gun tries to clear (3.7)
     {air_strike: {at: [x, y], facing: DEG}}   # the phasing side's air strike (3.7)
-In the move phase the side not moving may give {unit: U, pass_fire: T | any} (3.7).
+The side not moving passes fire (3.7) by its standing answer `pass_fire` (sequence.py), each
+entry checked here as an order {unit: U, pass_fire: T | any}.
 """
 
 from __future__ import annotations

@@ -48,7 +48,11 @@ class Wtj1916(Ruleset[Context]):
         return str(normalize(context, state)["phase"])
 
     def awaiting(self, context: Context, state: State) -> list[str]:
-        return [] if self.result(context, state) else list(SIDES)
+        """F1: the moving side in its move phase (the other's passing fire is standing), both in the fire phase."""
+        if self.result(context, state):
+            return []
+        phase = str(normalize(context, state)["phase"])
+        return [phase.removesuffix("-move")] if phase.endswith("-move") else list(SIDES)
 
     def result(self, context: Context, state: State) -> dict[str, Any] | None:
         state = normalize(context, state)
@@ -79,7 +83,7 @@ class Wtj1916(Ruleset[Context]):
         problems: list[Problem] = []
         used: set[tuple[str, str]] = set()
         for index, order in enumerate(orders):
-            kind = next(iter(k for k in ("move", "set_up", "pass_fire", "fire", "flame", "unjam", "air_strike")
+            kind = next(iter(k for k in ("move", "set_up", "fire", "flame", "unjam", "air_strike")
                              if k in order))
             key = (kind if kind in ("flame",) else "act", str(order.get("unit", order.get(kind))))
             if kind == "flame":
@@ -98,14 +102,9 @@ class Wtj1916(Ruleset[Context]):
                index: int) -> list[Problem]:
         phasing = context.phasing(view["turn"])
         if phase.endswith("-move"):
-            if kind == "pass_fire":
-                if side == phasing:
-                    return [Problem("the moving side does not pass fire", order=index, path=("pass_fire",),
-                                    section="3.7", legal="move or set_up orders")]
-                return fire.check_fire(context, view, side, order, index, phasing, passing=True)
             if side != phasing:
                 return [Problem(f"{phasing} moves this turn", order=index, path=(kind,), section="F1",
-                                legal="pass_fire orders")]
+                                legal="no orders: your passing fire is your standing answer pass_fire (3.7)")]
             return movement.check_move(context, view, side, order, index)
         if kind == "fire":
             return fire.check_fire(context, view, side, order, index, phasing)

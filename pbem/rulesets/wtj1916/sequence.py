@@ -1,7 +1,8 @@
 """The turn (assumed frame F1, docs/wtj1916.md): the moving side's move phase, then a fire phase.
 
 Turn 1 is the scenario's `first` side's; the sides then alternate. In `<side>-move` that side
-moves (F2) while the other may pass fire at its movers (3.7); then both sides fire in `fire`.
+moves (F2) while the other side's standing passing fire orders (standing answer `pass_fire`)
+fire at its movers (3.7); then both sides fire in `fire`.
 Fire is not simultaneous: the text has losses thin a unit and its fire within a fire phase
 (3.3), so the orders of the two sides are taken in turn, one each, the moving side's first, and
 each is judged on the state as it then stands. At the end of the turn the turn's flags clear.
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.core.chance import Dice
-from pbem.core.ruleset import State, Submission
+from pbem.core.ruleset import State, Submission, standing_answer
 
 from . import fire, movement
 from .board import board
@@ -29,7 +30,7 @@ def resolve_move(context: Context, state: State, side: str, submissions: Mapping
                  dice: Dice, events: list[dict[str, Any]]) -> None:
     enemy = other(side)
     moves = orders_of(submissions, side)
-    passing = [o for o in orders_of(submissions, enemy) if "pass_fire" in o]
+    passing = passing_orders(context, state, enemy)
     seen_before = seen_units(context, state, enemy)
     used: set[int] = set()
     for order in moves:
@@ -40,6 +41,22 @@ def resolve_move(context: Context, state: State, side: str, submissions: Mapping
         if unit["side"] == side:
             unit["bound"] = False
     state["phase"] = "fire"
+
+
+def passing_orders(context: Context, state: State, side: str) -> list[dict[str, Any]]:
+    """3.7: the side's standing passing fire orders (standing answer `pass_fire`, default machine-guns)."""
+    given = standing_answer(state, side, "pass_fire", "machine-guns")
+    if isinstance(given, dict):
+        return [{"pass_fire": str(target), "unit": uid} for uid, target in sorted(given.items())
+                if uid in state["units"] and state["units"][uid]["side"] == side]
+    chosen = []
+    for uid, unit in sorted(state["units"].items()):
+        kind = context.type_of(unit)
+        if unit["side"] != side or unit["status"] != "active" or not kind.weapons:
+            continue
+        if given == "all" or (given == "machine-guns" and kind.cls == "machine-gun"):
+            chosen.append({"pass_fire": "any", "unit": uid})
+    return chosen
 
 
 def eligible(context: Context, state: State, uid: str, length: int) -> bool:
