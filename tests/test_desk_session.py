@@ -53,15 +53,14 @@ def play_to(root: Path, ruleset_id: str, phase: str, side: str, *, limit: int = 
     game_dir = root / "game"
     new_game(ROOT / "samples" / ruleset_id / "scenario.yaml", f"desk-{ruleset_id}", signing.load_signing_key(keys["referee"]),
              {s: (keys_dir / f"{s}.pub").read_text(encoding="utf-8").strip() for s in sides}, game_dir,
-             chain_length=128)
+             chain_length=128, referee_key_path=keys["referee"])
     game = DeskGame(root, game_dir, keys)
     referee = signing.load_signing_key(keys["referee"])
     for _ in range(limit):
-        position = current_position(load_game(game_dir))
         view = read_view(game.view_path(side))
         if view.doc["next"].get("phase") == phase and side in view.doc["next"]["awaiting"]:
             return game
-        for awaited in position.awaiting:
+        for awaited in view.doc["next"]["awaiting"]:
             path = game.bot_file(awaited, root / f"{awaited}-orders.yaml")
             assert submit(game_dir, path).errors == []
         adjudicate(game_dir, referee)

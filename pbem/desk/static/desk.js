@@ -285,17 +285,22 @@ function pathStart(svg) {
 }
 
 function mapClick(event) {
-  if (!S.draft || !S.active) return;
-  const field = S.draft.spec.fields.find((f) => f.name === S.active);
-  if (!field) return;
+  if (!S.draft) return;
+  const fields = S.draft.spec.fields;
+  const active = fields.find((f) => f.name === S.active);
   const counter = event.target.closest("[id^='unit-']");
   const cell = event.target.closest("[data-hex]");
+  // A counter picks a unit while a unit field is active; any other click on a hex goes to the
+  // active hex field, or else to the first hex field still open (the path after the mover).
+  const hexField = active && ["hex", "path"].includes(active.type) ? active
+    : fields.find((f) => f.type === "hex" && S.draft.values[f.name] === undefined) || fields.find((f) => f.type === "path");
+  let field = null, value = null;
+  if (counter && active && ["unit", "units"].includes(active.type)) { field = active; value = counter.id.slice(5); }
+  else if (cell && hexField) { field = hexField; value = cell.dataset.hex; }
+  if (field === null) return;
   const choices = S.picks[field.name];
-  let value = null;
-  if ((field.type === "unit" || field.type === "units") && counter) value = counter.id.slice(5);
-  else if ((field.type === "hex" || field.type === "path") && cell) value = cell.dataset.hex;
-  if (value === null) return;
   if (choices && !choices.includes(value)) { say(value + " cannot be picked for " + field.label + " now"); return; }
+  S.active = field.name;
   pick(field, value);
 }
 
