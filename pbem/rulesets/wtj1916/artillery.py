@@ -16,7 +16,7 @@ from pbem.core.ruleset import State
 from pbem.geometry import plane
 
 from .context import Context, Weapon
-from .geometry import closest2, footprint, terrain_cover
+from .geometry import closest2, dist2, footprint, terrain_cover
 from .lines import blockers, line_of_fire
 from .smallarms import packed_bases
 from .state import bases_of
@@ -55,7 +55,7 @@ def work_out(context: Context, state: State, fbid: str, weapon: Weapon, target: 
         in_line = observed(context, state, fbid, target, weapon, observers)
     me = footprint(context.type_of(units[firer]), state["bases"][fbid])
     tkind = context.type_of(units[target])
-    aim = min(in_line, key=lambda t: (plane.distance2(me.shape, footprint(tkind, state["bases"][t]).shape), t),
+    aim = min(in_line, key=lambda t: (dist2(context, me.shape, footprint(tkind, state["bases"][t]).shape), t),
               default=None)
     gun = Gun(fbid, target, aim, in_line)
     if aim is None:
@@ -72,7 +72,7 @@ def work_out(context: Context, state: State, fbid: str, weapon: Weapon, target: 
         gun.hit[cover] = hit[cover]
     if tkind.infantry and len(packed_bases(context, state, in_line)) >= 2:
         gun.hit["packed"] = hit["packed"]
-    d2 = closest2([me.shape], [footprint(tkind, b).shape for b in bases_of(state, target).values()])
+    d2 = closest2(context, [me.shape], [footprint(tkind, b).shape for b in bases_of(state, target).values()])
     near, far = int(context.tables["distances"]["short_range"]), int(context.tables["distances"]["small_arms_long"])
     longest = int(context.tables["distances"]["artillery_long"])
     if far * far <= d2 <= longest * longest:

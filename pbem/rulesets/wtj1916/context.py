@@ -10,7 +10,7 @@ sample table's `kinds:`, so a scenario's own table may use them without declarin
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from pbem.core.errors import PbemError, Problem
@@ -61,6 +61,7 @@ class UnitType:
     armour: int
     shield: bool
     weapons: tuple[Weapon, ...]
+    footprints: dict[tuple[int, int, int], Any] = field(default_factory=dict, compare=False, repr=False)
 
     def weapon(self, name: str | None) -> Weapon | None:
         if name is None:
@@ -81,6 +82,7 @@ class Context:
     turns: int
     first: str
     air_strikes: dict[str, int]
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # geometry answers, this game's
 
     def type_of(self, unit: Mapping[str, Any]) -> UnitType:
         return self.types[unit["type"]]

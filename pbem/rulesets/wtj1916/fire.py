@@ -23,7 +23,7 @@ from pbem.geometry import plane
 
 from . import artillery, results, smallarms
 from .context import Context, UnitType, Weapon
-from .geometry import closest2, footprint, terrain_cover
+from .geometry import closest2, dist2, footprint, terrain_cover
 from .smallarms import chart_result, shapes
 from .state import bases_of, units_of
 
@@ -105,7 +105,7 @@ def check_fire(context: Context, board: State, side: str, order: Mapping[str, An
                             section="3.7", legal=_listing(sorted(u for u, e in board["units"].items()
                                                                  if e["side"] != side)))]
     if not plan(context, board, uid, weapon, target, False):
-        d2 = closest2(shapes(context, board, sorted(bases_of(board, uid))),
+        d2 = closest2(context, shapes(context, board, sorted(bases_of(board, uid))),
                       shapes(context, board, sorted(bases_of(board, target))))
         if d2 > weapon.range * weapon.range:
             return [Problem(f"{target} is {plane.floor_sqrt_fraction(d2)} yards from {uid}, closest point to closest "
@@ -131,16 +131,16 @@ def target_class(context: Context, board: State, uid: str, weapon: Weapon, targe
                             legal="personnel targets")]
     if weapon.mg != "none" and tkind.cls == "machine-gun":
         mine = shapes(context, board, sorted(bases_of(board, uid)))
-        d_mg = closest2(mine, shapes(context, board, sorted(bases_of(board, target))))
+        d_mg = closest2(context, mine, shapes(context, board, sorted(bases_of(board, target))))
         for other, unit in sorted(board["units"].items()):
             if unit["side"] == board["units"][uid]["side"] or not context.type_of(unit).infantry:
                 continue
-            if (closest2(mine, shapes(context, board, sorted(bases_of(board, other)))) < d_mg
+            if (closest2(context, mine, shapes(context, board, sorted(bases_of(board, other)))) < d_mg
                     and plan(context, board, uid, weapon, other, False)):
                 return [Problem(f"{uid} may not fire at the machine gun {target}: enemy infantry {other} is closer",
                                 order=index, path=(key,), section="3.7", legal=f"{other} or another closer target")]
     if weapon.min_range:
-        d2 = closest2(shapes(context, board, sorted(bases_of(board, uid))),
+        d2 = closest2(context, shapes(context, board, sorted(bases_of(board, uid))),
                       shapes(context, board, sorted(bases_of(board, target))))
         low, high = weapon.min_range, weapon.range
         if not low * low <= d2 <= high * high:
@@ -218,8 +218,12 @@ def small_arms_roll(context: Context, state: State, side: str, shot: smallarms.S
                              "passing": passing, "section": "3.1"}
     if shot.weapon.mg != "none" and roll == 1:
         jam_check(context, state, shot.firer, dice, event)
-    order = results.removal_order(context, state, shot.target, shapes(context, state, shot.firing), shot.packed_first)
-    event["hits"] = results.apply(context, state, shot.target, result, order, dice, "3.3")
+    hits: list[dict[str, Any]] = []
+    if result != "-":
+        order = results.removal_order(context, state, shot.target, shapes(context, state, shot.firing),
+                                      shot.packed_first)
+        hits = results.apply(context, state, shot.target, result, order, dice, "3.3")
+    event["hits"] = hits
     events.append(event)
 
 
@@ -250,7 +254,7 @@ def artillery_roll(context: Context, state: State, board: State, side: str, uid:
                              "result": result, "passing": passing, "extra": extra, "section": "3.2"}
     if weapon.mg == "heavy" and kill_die == 1:
         jam_check(context, state, uid, dice, event)
-    if hit:
+    if hit and result != "-":
         firing = [footprint(context.type_of(state["units"][uid]), state["bases"][gun.base]).shape]
         rest = results.removal_order(context, state, gun.target, firing, False)
         event["hits"] = results.apply(context, state, gun.target, result, [gun.aim or ""] + rest, dice, "3.3")
@@ -316,7 +320,7 @@ def flame_victim(context: Context, board: State, fbid: str, weapon: Weapon, targ
     blocking = blockers(context, board, board["bases"][fbid]["unit"], target, weapon)
     me = footprint(context.type_of(board["units"][board["bases"][fbid]["unit"]]), board["bases"][fbid]).shape
     tkind = context.type_of(board["units"][target])
-    found = [(plane.distance2(me, footprint(tkind, e).shape), b) for b, e in bases_of(board, target).items()
+    found = [(dist2(context, me, footprint(tkind, e).shape), b) for b, e in bases_of(board, target).items()
              if line_of_fire(context, board, fbid, b, weapon, blocking)]
     return min(found)[1] if found else None
 

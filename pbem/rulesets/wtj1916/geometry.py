@@ -31,7 +31,23 @@ def point(value: Any) -> Point:
 
 
 def footprint(kind: UnitType, base: Mapping[str, Any]) -> Base:
-    return Base(point(base["at"]), int(base["facing"]), kind.width, kind.depth)
+    """The base's rectangle (one object per place and facing, so its corners are worked out once)."""
+    key = (int(base["at"][0]), int(base["at"][1]), int(base["facing"]))
+    found = kind.footprints.get(key)
+    if found is None:
+        found = kind.footprints[key] = Base((key[0], key[1]), key[2], kind.width, kind.depth)
+    assert isinstance(found, Base)
+    return found
+
+
+def dist2(context: Context, a: Shape, b: Shape) -> Fraction:
+    """`plane.distance2`, remembered for the game (the same pairs come up fire after fire)."""
+    key = ("d", a.points, b.points)
+    found = context.memo.get(key)
+    if found is None:
+        found = context.memo[key] = plane.distance2(a, b)
+    assert isinstance(found, Fraction)
+    return found
 
 
 def edge_arc(base: Base, edge: str, degrees: int) -> plane.Arc:
@@ -112,6 +128,14 @@ def in_kind(context: Context, shape: Shape, prop: str) -> bool:
 def clear_sight(context: Context, a: Base, b: Base) -> bool:
     """3.4: the line between the two centres meets no feature that blocks sight (other than one
     either base stands in) and runs through at most 60 yards of full cover in all."""
+    key = ("s", a.corners, b.corners)
+    found = context.memo.get(key)
+    if found is None:
+        found = context.memo[key] = _clear_sight(context, a, b)
+    return bool(found)
+
+
+def _clear_sight(context: Context, a: Base, b: Base) -> bool:
     limit = int(context.tables["distances"]["cover_depth"])
     own = set(context.table.touching(a.shape)) | set(context.table.touching(b.shape))
     stretches: list[tuple[Fraction, Fraction]] = []
@@ -135,6 +159,6 @@ def _merged(stretches: list[tuple[Fraction, Fraction]]) -> Fraction:
     return total
 
 
-def closest2(a: list[Shape], b: list[Shape]) -> Fraction:
+def closest2(context: Context, a: list[Shape], b: list[Shape]) -> Fraction:
     """The squared distance from the closest point of one group to the closest of the other."""
-    return min(plane.distance2(x, y) for x in a for y in b)
+    return min(dist2(context, x, y) for x in a for y in b)

@@ -21,7 +21,7 @@ from pbem.core.ruleset import State, standing_answer
 from pbem.geometry import plane
 
 from .context import Context
-from .geometry import footprint
+from .geometry import dist2, footprint
 from .smallarms import packed_bases
 from .state import bases_of
 
@@ -36,7 +36,7 @@ def removal_order(context: Context, state: State, target: str, firing: list[plan
 
     def distance(bid: str) -> Any:
         me = footprint(kind, state["bases"][bid]).shape
-        return min(plane.distance2(me, f) for f in firing)
+        return min(dist2(context, me, f) for f in firing)
 
     return sorted(bids, key=lambda b: (b not in packed, distance(b), b))
 
@@ -113,7 +113,7 @@ def resurrection_donor(context: Context, state: State, mg: str) -> str | None:
         okind = context.type_of(other)
         if (other["side"] == unit["side"] and other.get("battalion") == unit["battalion"]
                 and okind.cls == "infantry"):
-            found.append((plane.distance2(me, footprint(okind, base).shape), bid))
+            found.append((dist2(context, me, footprint(okind, base).shape), bid))
     return min(found)[1] if found else None
 
 

@@ -16,7 +16,7 @@ from pbem.core.ruleset import State
 from pbem.geometry import plane
 
 from .context import Context, Weapon
-from .geometry import COVER_RANK, closest2, flank_zones, footprint, in_kind, terrain_cover
+from .geometry import COVER_RANK, closest2, dist2, flank_zones, footprint, in_kind, terrain_cover
 from .lines import blockers, targets_in_line
 from .state import bases_of
 
@@ -120,7 +120,7 @@ def modifiers(context: Context, state: State, shot: Shot, moving: bool) -> None:
         mods["shield"] = table["solid"]
     if moving:
         mods["moving"] = table["moving"]
-    d2 = closest2(shapes(context, state, shot.firing), shapes(context, state, sorted(tbases)))
+    d2 = closest2(context, shapes(context, state, shot.firing), shapes(context, state, sorted(tbases)))
     near, far = int(context.tables["distances"]["short_range"]), int(context.tables["distances"]["small_arms_long"])
     if near * near <= d2 <= far * far:
         mods["long_range"] = table["long_range"]
@@ -153,13 +153,15 @@ def chassis_covered(context: Context, state: State, shot: Shot) -> list[str]:
         return []
     tanks = [(bid, footprint(context.type_of(units[b["unit"]]), b).shape) for bid, b in sorted(state["bases"].items())
              if units[b["unit"]]["side"] == side and context.type_of(units[b["unit"]]).cls == "tank"]
+    if not tanks:
+        return []
     used: set[str] = set()
     covered = []
     firing = shapes(context, state, shot.firing)
     for bid, base in bases_of(state, shot.target).items():
         centre = (int(base["at"][0]), int(base["at"][1]))
         me = footprint(context.type_of(units[shot.target]), base).shape
-        eye = min(range(len(firing)), key=lambda i: plane.distance2(firing[i], me))
+        eye = min(range(len(firing)), key=lambda i: dist2(context, firing[i], me))
         fc = footprint(context.type_of(units[shot.firer]), state["bases"][shot.firing[eye]]).centre
         for tank in plane.passes_near(fc, centre, [t for t in tanks if t[0] not in used], 0):
             used.add(tank)
