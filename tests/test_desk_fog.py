@@ -1,0 +1,81 @@
+"""Fog of war at the desk: what a side may not know never reaches its page.
+
+At points of a bot game where the US side owes orders, the German units hidden under the top of
+their stacks trade places between stacks; the view stays byte for byte the same (the rules' fog),
+and so must everything the desk sends the page: the map, the report, the order kinds, and every
+field's picks and notes for each kind. No hidden unit's id appears in any of it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.core import yamlio
+from pbem.core.ruleset import rules_for
+from pbem.desk.session import OrdersDesk
+from pbem.rulesets.fbsm import Fbsm, selfplay
+from pbem.testing import stacks_of, under_the_top, view_bytes
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO = yamlio.load_file(ROOT / "samples" / "fbsm" / "scenario.yaml").data
+RULESET = Fbsm()
+SIDES = ["us", "german"]
+
+
+def german_stacks(state: dict[str, Any]) -> dict[str, list[str]]:
+    cfg = rules_for(RULESET, state).context
+    return stacks_of(state["units"], lambda uid: cfg.counters[uid].side == "german", on_map="active")
+
+
+def situations(limit: int = 3) -> list[dict[str, Any]]:
+    """States where the US side gives orders while at least two German stacks hide units."""
+    found = []
+    for state in selfplay.games_states(SCENARIO, b"desk-fog"):
+        rules = rules_for(RULESET, state)
+        if rules.result(state) is None and rules.awaiting(state) == ["us"] and state["phase"] != "us-setup":
+            hidden = under_the_top(german_stacks(state))
+            if len({hex_id for hex_id, _ in hidden}) >= 2:
+                found.append(state)
+                if len(found) == limit:
+                    break
+    return found
+
+
+def desk_output(state: dict[str, Any], folder: Path) -> bytes:
+    """Everything the desk would send the page for this state's US view, as bytes."""
+    path = folder / "us.yaml"
+    path.write_bytes(view_bytes(RULESET, state, "us", SIDES))
+    desk = OrdersDesk(path, out=folder / "o.yaml")
+    described = desk.describe()
+    answers: list[Any] = [described]
+    for kind in described["kinds"]:
+        draft = {"kind": kind["kind"], "order": {}, "orders": []}
+        answer = desk.draft(draft)
+        answers.append(answer)
+        first = kind["fields"][0]
+        picks = answer["candidates"].get(first["name"]) or []
+        if picks:
+            value = [picks[0]] if first["type"] in ("units", "path", "list") else picks[0]
+            answers.append(desk.draft({**draft, "order": {first["name"]: value}}))
+    return json.dumps(answers, sort_keys=True).encode("utf-8")
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_hidden_german_units_trading_places_change_nothing_on_the_page(index: int, tmp_path: Path) -> None:
+    state = situations()[index]
+    hidden = under_the_top(german_stacks(state))
+    (hex_a, first), (hex_b, second) = next(((a, b) for a in hidden for b in hidden if a[0] != b[0]))
+    changed = copy.deepcopy(state)
+    unit_a, unit_b = changed["units"][first], changed["units"][second]
+    changed["units"][first], changed["units"][second] = unit_b, unit_a
+    assert changed != state
+    assert view_bytes(RULESET, state, "us", SIDES) == view_bytes(RULESET, changed, "us", SIDES)
+    before, after = desk_output(state, tmp_path), desk_output(changed, tmp_path)
+    assert before == after
+    shown = before.decode("utf-8")
+    assert f'"{first}"' not in shown and f'"{second}"' not in shown and f"unit-{first}\"" not in shown
