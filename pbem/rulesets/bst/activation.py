@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from pbem.core.chance import Dice
-from pbem.core.ruleset import Event, State
+from pbem.core.ruleset import Decisions, Event, State
 
 from . import fire, hits
 from .context import Context
 from .deck import take_out
+from .opfire import Mover, react
 from .orders import FIRES, MOVES, bases_of, firers_of, heading_of, named, plan
 
 TO_HIT = {"move": "move", "move-fire": "move", "fire": "fire", "hunker": "hunker", "none": "fire"}
@@ -49,7 +50,7 @@ def resolve_markers(context: Context, state: State, bid: str, to_hit: int, dice:
 
 
 def activate(context: Context, state: State, unit: str, orders: Sequence[Mapping[str, Any]], dice: Dice,
-             events: list[Event]) -> None:
+             decisions: Decisions, events: list[Event]) -> None:
     """Resolve the activation of `unit` by its (already checked) orders."""
     side = context.side_of(unit)
     if any(order["act"] == "hold" for order in orders):
@@ -87,7 +88,8 @@ def activate(context: Context, state: State, unit: str, orders: Sequence[Mapping
             immediate += attack(context, state, side, order, firers, heading_of(movements.get(index)), events)
     for index, order in enumerate(orders):
         if order["act"] in MOVES:
-            move(context, state, side, order, [bid for bid in named(state, order) if able.get(bid)], events)
+            move(context, state, side, order, [bid for bid in named(state, order) if able.get(bid)], dice,
+                 decisions, events)
     for bid in sorted(set(immediate)):
         if bid in state["bases"]:
             resolve_markers(context, state, bid, context.tables.to_hit("immediate"), dice, events, "F7")
@@ -117,9 +119,10 @@ def attack(context: Context, state: State, side: str, order: Mapping[str, Any], 
     return list(spread.immediate)
 
 
-def move(context: Context, state: State, side: str, order: Mapping[str, Any], ids: Sequence[str],
-         events: list[Event]) -> None:
-    """M1-M3, C1: the bases move together; contact with an enemy base stops them."""
+def move(context: Context, state: State, side: str, order: Mapping[str, Any], ids: Sequence[str], dice: Dice,
+         decisions: Decisions, events: list[Event]) -> None:
+    """M1-M3, C1, O1-O3: the bases move together; contact with an enemy base stops them, and
+    so does a hit from opportunity fire in the open (that base only)."""
     if not ids:
         return
     enemies = [(s.id, s.shape) for s in context.stands(state) if s.side != side]
@@ -128,11 +131,21 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
         events.append({"type": "move-cancelled", "section": "M3", "bases": list(ids),
                        "why": "; ".join(p.message for p in problems)})
         return
+    mover = Mover({bid: context.stand(bid, state["bases"][bid]) for bid in ids}, movement.path, {})
+    reacting: list[Event] = []
+    if len(movement.path) > 1:
+        react(context, state, side, mover, movement.length, dice, decisions, reacting)
     for bid, base in movement.bases.items():
-        state["bases"][bid]["at"] = list(base.centre)
+        if bid not in state["bases"]:
+            continue
+        centre = mover.at(bid, mover.stopped[bid]).centre if bid in mover.stopped else base.centre
+        state["bases"][bid]["at"] = list(centre)
         state["bases"][bid]["facing"] = base.facing
     event: Event = {"type": "moved", "section": "M3", "unit": order["unit"], "bases": list(ids),
                     "path": [list(p) for p in movement.path], "length": movement.length}
     if movement.stop is not None:
         event.update(section="C1", contact=movement.stop.key)
+    if mover.stopped:
+        event["stopped"] = dict(sorted(mover.stopped.items()))
     events.append(event)
+    events.extend(reacting)

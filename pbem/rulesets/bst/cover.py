@@ -39,3 +39,22 @@ def cover_from(table: TableMap, firer: plane.Point, target: plane.Base) -> str |
         if covers(feature, firer, target):
             return feature.id
     return None
+
+
+def partly_in_cover(table: TableMap, firer: plane.Point, target: plane.Base) -> bool:
+    """O1: whether any part of the base is in cover, so that firers may not call it in the
+    open: it overlaps an area that covers, touches a line that covers, or has the crest's
+    cover from this firer."""
+    for feature in table.features:
+        mode = feature.properties.get("cover", False)
+        if mode in ("inside", "touching") and plane.overlap(target.shape, feature.shape):
+            return True
+        if mode == "behind-crest" and covers(feature, firer, target):
+            return True
+    return False
+
+
+def near_cover(table: TableMap, target: plane.Base, reach: int) -> bool:
+    """O2: whether cover (an area or line that covers) lies within `reach` of the base."""
+    return any(feature.properties.get("cover") in ("inside", "touching")
+               and plane.within(target.shape, feature.shape, reach) for feature in table.features)

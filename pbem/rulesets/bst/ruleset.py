@@ -10,6 +10,7 @@ from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, Event, Resolution, Ruleset, State, Submission
 
 from . import bots, fog, orders, sequence
+from .opfire import STANDING_SCHEMA
 from .context import SCENARIO_SCHEMA, SIDES, Context, checked_setup, prepare, tables_schema
 from .deck import new_deck
 from .state import normalize
@@ -17,7 +18,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "1"
+    version = "2"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
@@ -60,6 +61,9 @@ class Bst(Ruleset[Context]):
     def order_schema(self, phase: str) -> dict[str, Any]:
         return orders.order_schema()
 
+    def standing_schema(self) -> dict[str, Any]:
+        return copy.deepcopy(STANDING_SCHEMA)
+
     def order_kinds(self, phase: str) -> list[str]:
         return orders.order_kinds()
 
@@ -71,7 +75,7 @@ class Bst(Ruleset[Context]):
         normalize(context, state)
         side = state.get("awaiting")
         sub = submissions.get(side) if side else None
-        events = sequence.resolve(context, state, sub.orders if sub else [], dice)
+        events = sequence.resolve(context, state, sub.orders if sub else [], dice, decisions)
         return Resolution(state, events)
 
     def view(self, context: Context, state: State, side: str) -> State:

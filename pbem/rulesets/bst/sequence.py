@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from pbem.core.chance import Dice
-from pbem.core.ruleset import Event, State
+from pbem.core.ruleset import Decisions, Event, State
 
 from .activation import activate
 from .context import SIDES, Context
@@ -31,7 +31,8 @@ def group(orders: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, An
     return out
 
 
-def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]], dice: Dice) -> list[Event]:
+def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]], dice: Dice,
+            decisions: Decisions) -> list[Event]:
     """Resolve the waiting card's activation by `orders`, then draw until a side owes orders."""
     events: list[Event] = []
     queue: dict[str, list[Mapping[str, Any]]] = {}
@@ -39,7 +40,7 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
     if sender and state.get("card"):
         unit = context.cards[state["card"]]
         now = [o for o in orders if o["unit"] == unit and not o.get("queued")]
-        activate(context, state, unit, now or [{"unit": unit, "act": "hold"}], dice, events)
+        activate(context, state, unit, now or [{"unit": unit, "act": "hold"}], dice, decisions, events)
         queue = group([o for o in orders if o["unit"] != unit or o.get("queued")])
     state["card"] = None
     state["awaiting"] = None
@@ -63,7 +64,7 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
         queued = queue.get(unit) if side == sender else None
         if queued and not check_unit(context, state, side, unit, list(enumerate(queued))):
             events.append({"type": "queued", "section": "A1", "card": card, "unit": unit})
-            activate(context, state, unit, queued, dice, events)
+            activate(context, state, unit, queued, dice, decisions, events)
             state["result"] = outcome(context, state, final=False)
             continue
         state["card"] = card

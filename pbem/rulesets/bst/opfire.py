@@ -1,0 +1,171 @@
+"""Opportunity fire (O1, O2, O4) from the reacting side's standing answers.
+
+While a unit moves, every unactivated enemy unit (a held one too, A1) may fire at it. The
+reacting side does not write mail for this: its `standing: {opfire: {UNIT: TRIGGER}}` says
+when each unit fires (docs/bst.md, "One exchange per activation"):
+
+- `open-short` (the default): at the first point of the move where a moving base in the open
+  comes within short range of a base of the unit that may fire at it;
+- `any`: at the first point where a base of the unit may fire at a moving base;
+- `{within: N}`: at the first point where a moving base it may fire at comes within N mm;
+- `hold`: never; `ask`: a decision request when the unit could first fire (`hold` if it lapses).
+
+The move is examined every `opfire_step` mm (assumed 5 mm) along its path; each unit fires
+at its own first point (reading of O1 "any point of the move" and O4: a unit that could not
+see the mover earlier fires where it first can). A unit that fires is activated; all its
+bases resolve their markers at 5+ first (O1); the bases still able fire, without pivoting,
+at the moving bases where they stand at that point. The movers hit then (O2): in cover (any
+part of the base) they finish the move and keep the markers; in the open at short range, or
+at long range more than 5 cm from cover, they resolve at once at 4+, and a pin, suppress or
+kill stops the base there (the others go on: O3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from pbem.core.chance import Dice
+from pbem.core.ruleset import Decisions, Event, State, standing_answer
+from pbem.geometry import plane
+
+from . import fire
+from .context import Context
+from .cover import near_cover, partly_in_cover
+from .stands import Stand
+
+TRIGGERS = ("open-short", "any", "hold", "ask")
+STANDING_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "opfire": {
+            "type": "object", "maxProperties": 100, "propertyNames": {"pattern": "^[a-z][a-z0-9-]{0,15}$"},
+            "additionalProperties": {"oneOf": [
+                {"enum": list(TRIGGERS)},
+                {"type": "object", "additionalProperties": False, "required": ["within"],
+                 "properties": {"within": {"type": "integer", "minimum": 1, "maximum": 5000}}}]},
+            "description": "O1: per unit, when it gives opportunity fire at an enemy mover (default open-short)"},
+    },
+}
+
+
+@dataclass
+class Mover:
+    """The moving bases: where each starts and the translation along the path."""
+
+    start: Mapping[str, Stand]
+    path: Sequence[plane.Point]
+    stopped: dict[str, int]
+
+    def at(self, bid: str, distance: int) -> Stand:
+        s = self.start[bid]
+        d = min(distance, self.stopped.get(bid, distance))
+        point = plane.point_along_path(list(self.path), d)
+        dx, dy = point[0] - self.path[0][0], point[1] - self.path[0][1]
+        return Stand(s.id, s.side, s.unit, s.weapon, s.base.placed((s.centre[0] + dx, s.centre[1] + dy)), s.kills)
+
+    def moving(self, distance: int) -> list[str]:
+        return [bid for bid in sorted(self.start) if bid not in self.stopped or self.stopped[bid] > distance]
+
+
+def trigger_of(state: State, side: str, unit: str) -> Any:
+    return standing_answer(state, side, "opfire", {}).get(unit, "open-short")
+
+
+def able_at(context: Context, stands: Sequence[Stand], firers: Sequence[Stand], mover: Mover, distance: int,
+            trigger: Any) -> list[tuple[Stand, Stand]]:
+    """The (firer, moving base) pairs that meet the trigger with the movers `distance` along."""
+    here = {s.id: s for s in stands}
+    for bid in mover.start:
+        here[bid] = mover.at(bid, distance)
+    short = context.tables.number("short_range")
+    pairs = []
+    for bid in mover.moving(distance):
+        target = here[bid]
+        for firer in firers:
+            if fire.refusal(context.table, context.tables, firer, target, list(here.values())) is not None:
+                continue
+            far2 = plane.distance2(firer.shape, target.shape)
+            if trigger == "open-short" and (far2 > short * short
+                                            or partly_in_cover(context.table, firer.centre, target.base)):
+                continue
+            if isinstance(trigger, dict) and far2 > trigger["within"] ** 2:
+                continue
+            pairs.append((firer, target))
+    return pairs
+
+
+def first_point(context: Context, stands: Sequence[Stand], firers: Sequence[Stand], mover: Mover, length: int,
+                trigger: Any) -> int | None:
+    step = context.tables.number("opfire_step")
+    for distance in list(range(0, length, step)) + [length]:
+        if able_at(context, stands, firers, mover, distance, trigger):
+            return distance
+    return None
+
+
+def react(context: Context, state: State, side: str, mover: Mover, length: int, dice: Dice, decisions: Decisions,
+          events: list[Event]) -> None:
+    """O1, O2, O4: the other side's units fire by their standing answers as the bases move;
+    `mover.stopped` gets the bases stopped by hits."""
+    from .activation import resolve_markers  # the activation module calls this one
+
+    enemy = "axis" if side == "allies" else "allies"
+    stands = [s for s in context.stands(state) if s.id not in mover.start]
+    plans = []
+    for unit in sorted(u for u, meta in context.units.items() if meta.side == enemy):
+        firers = [s for s in stands if s.unit == unit]
+        trigger = trigger_of(state, enemy, unit)
+        if unit in state["activated"] or not firers or trigger == "hold":
+            continue
+        point = first_point(context, stands, firers, mover, length, "any" if trigger == "ask" else trigger)
+        if point is not None:
+            plans.append((point, unit, trigger))
+    for point, unit, trigger in sorted(plans):
+        if trigger == "ask":
+            question = {"unit": unit, "movers": mover.moving(point), "at": point,
+                        "text": f"{unit} may give opportunity fire at {', '.join(mover.moving(point))} (O1)"}
+            if decisions.ask(enemy, "opfire", "O1", question, ["hold", "fire"]) == "hold":
+                continue
+        state["activated"] = sorted({*state["activated"], unit})
+        events.append({"type": "opportunity", "section": "O1", "unit": unit, "side": enemy, "at": point})
+        for bid in sorted(b for b, e in state["bases"].items() if e["unit"] == unit):
+            resolve_markers(context, state, bid, context.tables.to_hit("opportunity"), dice, events, "O1")
+        fire_at(context, state, unit, mover, point, dice, events)
+
+
+def fire_at(context: Context, state: State, unit: str, mover: Mover, point: int, dice: Dice,
+            events: list[Event]) -> None:
+    """O1, O2: the unit's able bases fire at the movers where they are `point` along."""
+    from .activation import resolve_markers
+
+    stands = [s for s in context.stands(state) if s.id not in mover.start]
+    firers = [s for s in stands if s.unit == unit and state["bases"][s.id]["status"] != "suppressed"]
+    pairs = able_at(context, stands, firers, mover, point, "any")
+    if not pairs:
+        return
+    shooting = sorted({f.id for f, _ in pairs})
+    able = [f for f in firers if f.id in shooting]
+    here = stands + [mover.at(bid, point) for bid in sorted(mover.start) if bid in state["bases"]]
+    targets = [t for _, t in pairs]
+    first = fire.first_target(able, targets)
+    counts = {f.id: fire.markers_of(context.tables, f, first.base) or 0 for f in able}
+    spread = fire.distribute(context.table, context.tables, able, first, here, sum(counts.values()))
+    for bid, count in spread.markers.items():
+        state["bases"][bid]["markers"] += count
+    events.append({"type": "fired", "section": "O1", "unit": unit, "firers": counts, "target": first.unit,
+                   "first": first.id, "chain": list(spread.chain), "dealt": dict(spread.dealt),
+                   "markers": dict(spread.markers), "covered": list(spread.covered), "immediate": []})
+    short = context.tables.number("short_range")
+    for bid in mover.moving(point):
+        if bid not in state["bases"] or not spread.markers.get(bid):
+            continue
+        target = mover.at(bid, point)
+        if any(partly_in_cover(context.table, f.centre, target.base) for f in able):
+            continue
+        at_short = any(plane.distance2(f.shape, target.shape) <= short * short for f in able)
+        if not at_short and near_cover(context.table, target.base, context.tables.number("opfire_cover_reach")):
+            continue
+        outcome = resolve_markers(context, state, bid, context.tables.to_hit("moving_in_open"), dice, events, "O2")
+        if outcome is not None and (outcome.hits or outcome.removed):
+            mover.stopped[bid] = point
