@@ -216,3 +216,34 @@ def test_a_problem_is_shown_beside_its_order_with_its_rule(browser: Any, tmp_pat
         assert "ssh-keygen -Y sign -f KEY -n pbem-orders@desk-toc" in text
     finally:
         page.close()
+
+
+def test_a_decision_request_answered_by_a_button(browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The request's options as buttons; the reply is the one `pbem decide --answer` writes, signed and accepted."""
+    from selenium.webdriver.common.by import By
+
+    from pbem.core.api import signing
+    from pbem.desk.session import DecisionDesk
+    from tests.test_cli_lifecycle import decision_game, make_cli_game, ok
+
+    monkeypatch.chdir(tmp_path)
+    game = make_cli_game(tmp_path)
+    decision_game(game)
+    ok("adjudicate", game.root)
+    request = game.root / "decisions/0002/request-000.yaml"
+    out = tmp_path / "desk-reply.yaml"
+    desk = DecisionDesk(request, load_game(game.root), signing.load_signing_key(Path(game.key("red"))), out)
+    page = Desk(browser, desk)
+    try:
+        assert "F3" in browser.find_element(By.ID, "decision-title").text
+        labels = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#options button")]
+        assert len(labels) == 3 and labels[1].startswith("2: shift-left")
+        page.click("option-2")
+        assert f"wrote {out}" in browser.find_element(By.ID, "output").text
+        ok("decide", request, "--answer", "2", "--key", game.key("red"), "--out", tmp_path / "cli-reply.yaml")
+        assert out.read_bytes() == (tmp_path / "cli-reply.yaml").read_bytes()
+        page.click("decision-armor")
+        assert "SSH SIGNATURE" in browser.find_element(By.ID, "output").text
+        assert submit(game.root, out).errors == []
+    finally:
+        page.close()
