@@ -14,12 +14,14 @@ from typing import Any, Mapping, Sequence
 
 from . import chance, clock, schemas, signing, yamlio
 from .archive import Archive, commit_folder, seq_dir, view_rel
+from .doccache import remember
 from .errors import ArchiveError, OrdersError, PbemError, Problem
 from .game import WARN_FRACTION_PERCENT, Game, chain_secret, hidden_chain_seed, load_game
 from .game import next_block
 from .lapse import lapse_unanswered
 from .options import same_plain
 from .position import Position, current_position
+from .quickload import load_data
 from .schemafiles import load_schema
 from .ruleset import STANDING_KEY, DecisionNeeded, DecisionRequest, Decisions, Rules, State, Submission
 from .views import turn_view
@@ -169,7 +171,7 @@ def load_accepted(archive: Archive, game: Game, rel: str) -> AcceptedOrders:
     """An orders file from the archive, signature re-checked."""
     stored = archive.read_signed(rel)
     side = signing.verify(stored.data, stored.signature, game.orders_namespace(), game.side_keys, file=rel)
-    doc = yamlio.load_bytes(stored.data, rel).data
+    doc = load_data(stored.data, rel)
     if doc.get("side") != side:
         raise ArchiveError(f"{rel}: names side {doc.get('side')!r} but is signed by {side!r}")
     return AcceptedOrders(side, rel, stored.data, doc["entropy"], doc["orders"], dict(doc.get("standing") or {}))
@@ -403,6 +405,7 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
         files[f"{side}.yaml"] = data
         files[f"{side}.yaml.sig"] = signing.sign(data, referee, game.turn_namespace()).encode()
     commit_folder(archive.path(f"turns/{seq_dir(seq)}"), files)
+    remember("turn", turn_bytes, turn)  # the next adjudication's position, without reading it back
     written = tuple(f"turns/{seq_dir(seq)}/{name}" for name in files if not name.endswith(".sig"))
     return AdjudicationReport(seq, True, f"adjudication {seq} done: {', '.join(outcome.phases) or 'no phase'}",
                               written, tuple(warnings))

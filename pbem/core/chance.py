@@ -85,10 +85,47 @@ def chain_seed(game: str, secret: bytes, length: int, k: int, label: str = CHAIN
     """s_k, derived from the secret s_L by L - k steps down the chain."""
     if not 0 <= k <= length:
         raise ValueError(f"seed index {k} outside the chain 0..{length}")
-    seed = secret
-    for _ in range(length - k):
-        seed = chain_step(game, seed, label)
+    marks = _checkpoints(game, bytes(secret), length, label)
+    above = min(-(-k // CHECKPOINT_EVERY) * CHECKPOINT_EVERY, length)  # the nearest kept link at or above k
+    start = marks[above // CHECKPOINT_EVERY] if above < length else bytes(secret)
+    return _walk(game, start, above - k, label)
+
+
+CHECKPOINT_EVERY = 32
+_CHECKPOINTS: dict[tuple[str, str, bytes, int], list[bytes]] = {}
+_CHECKPOINTS_KEPT = 64  # chains (games) whose checkpoints this process keeps
+
+
+def _walk(game: str, seed: bytes, steps: int, label: str) -> bytes:
+    """`steps` applications of `chain_step`, with the label's and game's encoding made once."""
+    prefix = enc(label, game)
+    digest = hashlib.sha256
+    for _ in range(steps):
+        seed = digest(prefix + len(seed).to_bytes(4, "big") + seed).digest()
     return seed
+
+
+def _checkpoints(game: str, secret: bytes, length: int, label: str) -> list[bytes]:
+    """Links 0, 32, 64, ... of the chain from `secret` (walked once per process and chain).
+
+    Every link is a pure function of (label, game, secret, length), all of them in the key, so a
+    kept list can only ever be the right one.
+    """
+    key = (label, game, secret, length)
+    found = _CHECKPOINTS.get(key)
+    if found is not None:
+        return found
+    marks: list[bytes] = [b""] * (length // CHECKPOINT_EVERY + 1)
+    seed = secret
+    for index in range(length, -1, -1):
+        if index % CHECKPOINT_EVERY == 0:
+            marks[index // CHECKPOINT_EVERY] = seed
+        if index:
+            seed = _walk(game, seed, 1, label)
+    if len(_CHECKPOINTS) >= _CHECKPOINTS_KEPT:
+        _CHECKPOINTS.clear()
+    _CHECKPOINTS[key] = marks
+    return marks
 
 
 def chain_anchor(game: str, secret: bytes, length: int, label: str = CHAIN_LABEL) -> bytes:
@@ -115,9 +152,7 @@ def hidden_follows(game: str, seed: bytes, previous: bytes) -> bool:
 
 def on_chain(game: str, seed: bytes, k: int, anchor: bytes, label: str = CHAIN_LABEL) -> bool:
     """Whether `seed` is link k of the chain anchored at `anchor` (hashed down k steps)."""
-    for _ in range(k):
-        seed = chain_step(game, seed, label)
-    return seed == anchor
+    return _walk(game, seed, k, label) == anchor
 
 
 # --- phase seed and rolls (§4) --------------------------------------------------------------------

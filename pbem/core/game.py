@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from .. import __version__
 from . import chance, clock, schemas, signing, yamlio
 from .archive import HIDDEN_SECRET_FILE, SECRET_DIR, Archive, commit_folder
+from .doccache import load_checked
 from .errors import ArchiveError, PbemError, Problem
 from .ruleset import STANDING_KEY, Ruleset, Rules, State, get as get_ruleset, start
 from .views import initial_view
@@ -110,16 +111,15 @@ def load_game(root: Path | str) -> Game:
     archive = Archive(root)
     archive.require()
     stored = archive.read_signed("game.yaml")
-    doc = yamlio.load_bytes(stored.data, str(archive.game_file))
-    schemas.validate(doc, load_schema("game"))
-    referee = doc.data["referee"]["key"]
-    signing.verify(stored.data, stored.signature, signing.namespace("turn", doc.data["game"]),
+    doc = load_checked(stored.data, str(archive.game_file), "game")
+    referee = doc["referee"]["key"]
+    signing.verify(stored.data, stored.signature, signing.namespace("turn", doc["game"]),
                    {"referee": referee}, file=str(archive.game_file))
-    hidden = doc.data.get("hidden_chain")
-    if hidden and hidden["length"] != doc.data["seed_chain"]["length"]:
+    hidden = doc.get("hidden_chain")
+    if hidden and hidden["length"] != doc["seed_chain"]["length"]:
         raise ArchiveError(f"{archive.game_file}: hidden_chain.length must equal seed_chain.length (they run out "
                            "together, docs/protocol.md §3)")
-    return Game(doc.data, stored.data, Path(root))
+    return Game(doc, stored.data, Path(root))
 
 
 def load_scenario(path: Path | str) -> tuple[yamlio.Document, Ruleset[Any]]:

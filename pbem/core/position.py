@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import chance, schemas, signing, yamlio
+from . import chance, signing
 from .archive import Archive, turn_rel, view_rel
+from .doccache import load_checked
 from .game import Game, initial_state, next_block
 from .orders import Expectation
 from .ruleset import Ruleset, Rules, State, rules_for
-from .schemafiles import load_schema
 
 
 def load_turn(archive: Archive, game: Game, seq: int) -> tuple[dict[str, Any], bytes]:
@@ -18,9 +18,7 @@ def load_turn(archive: Archive, game: Game, seq: int) -> tuple[dict[str, Any], b
     stored = archive.read_signed(turn_rel(seq))
     signing.verify(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key},
                    file=stored.rel)
-    doc = yamlio.load_bytes(stored.data, stored.rel)
-    schemas.validate(doc, load_schema("turn"))
-    return doc.data, stored.data
+    return load_checked(stored.data, stored.rel, "turn"), stored.data
 
 
 @dataclass(frozen=True)
@@ -98,7 +96,5 @@ def announced_deadline(archive: Archive, game: Game) -> str | None:
     rel = view_rel(0, game.sides[0])
     stored = archive.read_signed(rel)
     signing.verify(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key}, file=rel)
-    doc = yamlio.load_bytes(stored.data, rel)
-    schemas.validate(doc, load_schema("view"))
-    deadline = doc.data["next"].get("deadline")
+    deadline = load_checked(stored.data, rel, "view")["next"].get("deadline")
     return str(deadline) if deadline is not None else None

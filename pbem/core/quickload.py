@@ -40,6 +40,12 @@ def quick_load(data: bytes) -> dict[str, Any] | None:
     return value
 
 
+def load_data(data: bytes, file: str) -> Any:
+    """What the strict loader reads from `data` (its YamlError if it refuses it), quickly if possible."""
+    quick = quick_load(data)
+    return quick if quick is not None else yamlio.load_bytes(data, file).data
+
+
 def _fewer_values(value: Any, limit: int) -> bool:
     """At most `limit` values, counting an alias's target each time it is used.
 

@@ -1,0 +1,162 @@
+"""The shortcuts of issue #17 change no answer: the audit's quick turn check, the quick loader,
+the seed chain's checkpoints and the cache of checked documents (bench/README.md)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from pbem.core import chance, doccache, yamlio
+from pbem.core.archive import turn_rel, view_rel
+from pbem.core.audit import Auditor, Discrepancy, audit
+from pbem.core.errors import SchemaError, YamlError
+from pbem.core.quickload import load_data, quick_load, recorded_turn_parts
+from pbem.demo import DemoGame
+from tests.test_audit import resign
+
+
+def full_audit(root: Path) -> list[Discrepancy]:
+    """The audit with every turn checked field by field (the way it was before the quick check)."""
+    auditor = Auditor(root)
+    auditor.quick_turn = lambda *args: None  # type: ignore[method-assign]
+    return auditor.run()
+
+
+def bump_roll(turn: dict[str, Any]) -> None:
+    roll = turn["dice"]["rolls"][0]
+    roll["value"] = (roll["value"] + 1) % roll["n"]
+
+
+def bump_state(turn: dict[str, Any]) -> None:
+    turn["state"]["hq"]["blue"]["strength"] += 5
+    turn["state_sha256"] = chance.state_hash(turn["state"])
+
+
+TAMPERINGS: dict[str, tuple[int, Callable[[dict[str, Any]], None]]] = {
+    "roll": (2, bump_roll),
+    "state": (2, bump_state),
+    "seed": (2, lambda t: t["dice"].__setitem__("seed", "ab" * 32)),
+    "phases": (1, lambda t: t["phases"].append("extra")),
+    "next": (3, lambda t: t["next"].__setitem__("deadline", "2030-01-01T00:00:00Z")),
+    "order entropy": (1, lambda t: t["orders"][0].__setitem__("entropy", "cd" * 32)),
+    "extra key": (2, lambda t: t.__setitem__("note", "hello")),
+}
+
+
+def test_an_untouched_game_takes_the_quick_way_for_every_turn(finished_duel: DemoGame,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    full: list[int] = []
+    original = Auditor.full_turn
+
+    def counting(self: Auditor, *args: Any) -> Any:
+        full.append(args[2])
+        return original(self, *args)
+
+    monkeypatch.setattr(Auditor, "full_turn", counting)
+    assert audit(finished_duel.root) == []
+    assert full == []
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERINGS))
+def test_a_tampered_turn_gets_exactly_the_full_checks_findings(finished_duel: DemoGame, name: str) -> None:
+    seq, edit = TAMPERINGS[name]
+    resign(finished_duel, turn_rel(seq), edit)
+    found = audit(finished_duel.root)
+    assert found, f"{name}: not caught"
+    assert found == full_audit(finished_duel.root)
+
+
+def test_a_view_changed_after_a_sound_turn_is_still_named(finished_duel: DemoGame) -> None:
+    rel = view_rel(2, "red")
+    resign(finished_duel, rel, lambda v: v.__setitem__("seq", 99))
+    found = audit(finished_duel.root)
+    assert found[0].file == rel  # (and the next orders, whose ack no longer names the view)
+    assert found == full_audit(finished_duel.root)
+
+
+def test_recorded_parts_are_read_from_a_real_turn(finished_duel: DemoGame) -> None:
+    data = (finished_duel.root / turn_rel(2)).read_bytes()
+    turn = yamlio.load_bytes(data, "turn").data
+    parts = recorded_turn_parts(data)
+    assert parts is not None
+    assert (parts.seed, parts.hidden_seed, parts.next_deadline) == (
+        turn["dice"]["seed"], turn["dice"].get("hidden_seed"), turn["next"].get("deadline"))
+    assert recorded_turn_parts(data.replace(b"\ndice:\n", b"\ndie:\n")) is None
+
+
+# --- the quick loader ------------------------------------------------------------------------------------
+
+
+CANONICAL = [
+    {"a": 1, "b": [1, "two", None, True], "c": {"d": "yes", "e": "", "f": "1:30", "g": "0x1F"}},
+    {"text": "line\nbreak", "quote": "'", "colon": "a: b", "hash": "# x", "deep": [[[{"x": []}]]]},
+]
+
+
+@pytest.mark.parametrize("doc", CANONICAL)
+def test_quick_load_reads_what_the_strict_loader_reads(doc: dict[str, Any]) -> None:
+    data = yamlio.dump(doc).encode()
+    assert quick_load(data) == yamlio.load_bytes(data, "x").data == doc
+
+
+@pytest.mark.parametrize("text", [
+    "a: yes\n",            # a YAML 1.1 bool to libyaml's loader, a string to pbem's
+    "a: 1\na: 2\n",        # a duplicate key
+    "a: 010\n",            # a leading zero
+    "a: 1.5\n",            # a float
+    "a: !!str 1\n",        # a tag
+    "a: &x [1]\nb: *x\n",  # an alias
+    "a:   1\n",            # not the canonical layout
+    "- 1\n",               # not a mapping
+])
+def test_quick_load_leaves_anything_not_canonical_to_the_strict_loader(text: str) -> None:
+    assert quick_load(text.encode()) is None
+
+
+def test_an_alias_bomb_is_refused_before_it_is_expanded() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]" for i in range(1, 30)]
+    assert quick_load(("\n".join(lines) + "\n").encode()) is None
+
+
+def test_load_data_gives_the_strict_loaders_error() -> None:
+    with pytest.raises(YamlError, match="duplicate key"):
+        load_data(b"a: 1\na: 2\n", "x.yaml")
+
+
+# --- the seed chain ---------------------------------------------------------------------------------------
+
+
+def walked(game: str, secret: bytes, length: int, k: int, label: str) -> bytes:
+    seed = secret
+    for _ in range(length - k):
+        seed = chance.chain_step(game, seed, label)
+    return seed
+
+
+@pytest.mark.parametrize("length", [1, 31, 32, 33, 100])
+def test_every_link_from_the_checkpoints_is_the_walked_one(length: int) -> None:
+    secret = hashlib.sha256(b"chain").digest()
+    for label in (chance.CHAIN_LABEL, chance.HIDDEN_CHAIN_LABEL):
+        for k in range(length + 1):
+            assert chance.chain_seed("g", secret, length, k, label) == walked("g", secret, length, k, label)
+    other = hashlib.sha256(b"other").digest()
+    assert chance.chain_anchor("g", other, length) == walked("g", other, length, 0, chance.CHAIN_LABEL)
+
+
+# --- kept documents ------------------------------------------------------------------------------------------
+
+
+def test_kept_turns_are_the_checked_ones(finished_duel: DemoGame) -> None:
+    doccache.forget()
+    data = (finished_duel.root / turn_rel(1)).read_bytes()
+    first = doccache.load_checked(data, turn_rel(1), "turn")
+    assert first == yamlio.load_bytes(data, "t").data
+    first["state"].clear()  # a caller changing its copy changes nothing kept
+    assert doccache.load_checked(data, turn_rel(1), "turn") == yamlio.load_bytes(data, "t").data
+    changed = data.replace(b"kind: turn\n", b"kind: tune\n")
+    with pytest.raises(SchemaError, match="kind"):
+        doccache.load_checked(changed, turn_rel(1), "turn")  # other bytes: checked again, and refused
