@@ -72,9 +72,20 @@ class Wtj1916Adapter(Adapter):
                                                                      closed=True), label="air strike", detail=detail)
         return None
 
+    def state_lines(self, view: Mapping[str, Any]) -> list[str]:
+        state = view["state"]
+        score = state.get("score", {})
+        lines = [f"bases destroyed (F3): british {score.get('british', 0)}, german {score.get('german', 0)}"]
+        strikes = state.get("air_strikes", {})
+        if any(strikes.values()):
+            lines.append("air strikes left (3.7): " + ", ".join(f"{s} {n}" for s, n in sorted(strikes.items())))
+        return lines
+
     def sentence(self, event: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
         kind = event["type"]
         hits = ", ".join(f"{h['base']} {h['result']}" for h in event.get("hits", [])) or "no loss"
+        if "jam_roll" in event:
+            hits += f"; jam check {event['jam_roll']}" + (": jammed" if event.get("jammed") else ": no jam")
         if kind == "move":
             return f"{event['unit']} moved ({event['section']})"
         if kind == "fire":
