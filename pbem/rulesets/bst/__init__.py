@@ -1,10 +1,19 @@
 """Blood, Sweat and Tears: Rules for Wargaming World War Two at Company Level (free PDF rules,
 author not named in the text), parts I-III: a card-driven miniatures game (docs/bst.md).
 
-Not registered yet: this package holds the rule modules of part I's core, each tested in
-tests/bst/, without the `Ruleset` class. Which module rules which headings (labels of
-tests/bst/sections.yaml):
+Version 2 adjudicates the core of part I (docs/bst.md says how far each heading is done).
+Which module rules which headings (labels of tests/bst/sections.yaml):
 
+  ruleset.py   the `Bst` class: the core interface, each method a call into a module below
+  context.py   the scenario's setup and the prepared context (D2, D3, L4, P1)
+  state.py     a compact state completed from the scenario (case files)
+  sequence.py  cards drawn until a side owes orders; queued orders (A1, A2)
+  orders.py    the orders of an activation and their check from a view (A1, M1-M3, F2-F9, R2)
+  activation.py one activation: markers, fire, moves, F7 (A1, R1-R3, H1, F1-F10, M1-M3, C1)
+  opfire.py    opportunity fire from standing answers (O1, O2, O4)
+  command.py   command types and who may move (M1, M2, L4)
+  victory.py   the end of the game (P1; the rule is ours)
+  fog.py, events.py, bots.py, picture.py  views, the event catalogue, bots, pictures
   tables.py    the tables, every assumed value marked (F3's weapon table)
   terrain.py   terrain kinds for the table map (T1, T3, M3, W10)
   stands.py    bases, contact, in command (D1, L1, L4)
@@ -14,6 +23,8 @@ tests/bst/sections.yaml):
   movement.py  move allowances and terrain costs (M3, W11)
   fire.py      fire markers: arcs, ranges, chains, cover, safety zone (F2-F10)
   hits.py      hit resolution and recovery (R1, R2, R3, H1)
+  closecombat.py, mortar.py  close combat numbers (C3-C5) and bomb deviation (W7), tested,
+               not yet called by the game
 """
 
 from .ruleset import Bst
