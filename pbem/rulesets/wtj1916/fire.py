@@ -395,6 +395,9 @@ def check_air(context: Context, board: State, side: str, order: Mapping[str, Any
 
 def resolve_air(context: Context, state: State, side: str, order: Mapping[str, Any], dice: Dice,
                 events: list[dict[str, Any]]) -> None:
+    if int(state["air_strikes"].get(side, 0)) < 1:
+        events.append(void(side, "air strike", "no air strike left", "3.7"))
+        return
     zone = strike_zone(context, order)
     state["air_strikes"][side] = int(state["air_strikes"].get(side, 0)) - 1
     mods = context.tables["area_modifiers"]

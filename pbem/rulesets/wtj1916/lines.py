@@ -8,8 +8,8 @@ A base has a line of fire to a target base when
   of full cover),
 - the line passes through no base of another unit (3.1, 3.4): the firer's own bases never
   block, nor do the target side's tanks (they give the bases behind them cover instead, 3.5); a machine gun also fires through the units of its own battalion when the battalion's
-  training is great or outstanding; artillery (towed or vehicle cannon, mortars) is blocked
-  only by erect personnel bases (not prone, not rushing),
+  training is great or outstanding; towed and vehicle cannon are blocked only by erect personnel
+  bases (not prone, not rushing); trench mortars by no base (they see, or their observer does),
 - and the target base is within the weapon's range edge to edge (the Base and Range chart,
   assumed in the unit types).
 """
@@ -36,6 +36,8 @@ def arc_of(context: Context, state: State, bid: str, weapon: Weapon) -> int:
 
 def blockers(context: Context, state: State, firer: str, target: str, weapon: Weapon) -> list[tuple[str, plane.Shape]]:
     """The bases a line of fire from unit `firer` at unit `target` may not pass through."""
+    if weapon.setup:
+        return []  # 3.4 masks towed and vehicle cannon with erect personnel; a trench mortar lobs over bases
     units = state["units"]
     through_battalion = (weapon.mg != "none" and weapon.fire == "small-arms"
                          and units[firer].get("battalion") is not None

@@ -82,13 +82,21 @@ class Wtj1916(Ruleset[Context]):
         phase = view["phase"]
         problems: list[Problem] = []
         used: set[tuple[str, str]] = set()
+        strikes = 0
         for index, order in enumerate(orders):
             kind = next(iter(k for k in ("move", "set_up", "fire", "flame", "unjam", "air_strike")
                              if k in order))
             key = (kind if kind in ("flame",) else "act", str(order.get("unit", order.get(kind))))
             if kind == "flame":
                 key = ("flame", str(order.get("base")))
-            if kind != "air_strike" and key in used:
+            if kind == "air_strike":
+                strikes += 1
+                if strikes > int(view["air_strikes"].get(side, 0)):
+                    problems.append(Problem(f"{side} has {view['air_strikes'].get(side, 0)} air strike(s) left",
+                                            order=index, path=(kind,), section="3.7",
+                                            legal="one order per air strike left"))
+                    continue
+            elif key in used:
                 section = "3.1" if kind == "fire" else "3.7" if kind == "flame" else "F1"
                 problems.append(Problem(f"{key[1]} already has an order this phase: a unit fires as a whole, at one "
                                         "target" if kind == "fire" else f"{key[1]} already has an order this phase",

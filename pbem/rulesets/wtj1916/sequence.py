@@ -40,6 +40,10 @@ def resolve_move(context: Context, state: State, side: str, submissions: Mapping
     for uid, unit in state["units"].items():
         if unit["side"] == side:
             unit["bound"] = False
+            if not unit["moved"]:  # 3.5 rushing: only the last move phase counts
+                for base in state["bases"].values():
+                    if base["unit"] == uid:
+                        base["rushed"] = False
     state["phase"] = "fire"
 
 
