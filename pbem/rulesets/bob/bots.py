@@ -18,9 +18,10 @@ from typing import Any
 
 from pbem.core.ruleset import State
 
-from . import operations, setup
+from . import artillery, operations, satw, setup, vehicles
 from .board import Board
 from .context import Context
+from .facing import turn_to
 from .fire import reach
 
 
@@ -42,13 +43,18 @@ def orders(ctx: Context, view: State, side: str, seed: bytes) -> list[Any]:
     board = Board.from_view(view)
     available = [uid for uid in sorted(board.own) if board.available(ctx, uid)]
     low, high = ctx.card.ops_range[side]
-    count = min(len(available), low + _pick(seed, "count", high - low + 1))
-    if board.enemy_can_use == 0:
-        count = len(available)
-    chosen = _shuffled(available, seed, f"impulse{view['impulse']}")[:count]
-    if phase == "preturn":
-        chosen = chosen[:board.cps]
+    target = low + _pick(seed, "count", high - low + 1)
+    shuffled = _shuffled(available, seed, f"impulse{view['impulse']}")
     found: list[dict[str, Any]] = []
+    if phase == "operations" and board.enemy_can_use > 0 and high >= int(ctx.tables["ops_weight"]):
+        found += _artillery(ctx, view, board, seed)
+    weight = int(ctx.tables["ops_weight"]) * len(found)  # 17.0: a call counts three units
+    if board.enemy_can_use == 0:
+        chosen = shuffled
+    elif phase == "preturn":
+        chosen = [u for u in shuffled if not ctx.units[u].type.heavy][:board.cps]
+    else:
+        chosen = _within_range(ctx, shuffled, max(target - weight, 0), max(low - weight, 0), high - weight)
     seen: set[str] = set()
     for uid in chosen:
         for order in _candidates(ctx, board, uid, seed, view["held"]):
@@ -59,6 +65,36 @@ def orders(ctx: Context, view: State, side: str, seed: bytes) -> list[Any]:
                 found.append(order)
                 break
     return found
+
+
+def _within_range(ctx: Context, shuffled: list[str], target: int, low: int, high: int) -> list[str]:
+    """Units to Use, their weights (a gun or vehicle three, V1) making at least the least and at most the most."""
+    chosen: list[str] = []
+    total = 0
+    for limit in (target, high):
+        for uid in shuffled:
+            if uid not in chosen and total + ctx.weight(uid) <= limit:
+                chosen.append(uid)
+                total += ctx.weight(uid)
+        if total >= min(low, sum(ctx.weight(u) for u in shuffled)):
+            return chosen
+    heavy = [u for u in shuffled if ctx.units[u].type.heavy]
+    return heavy[:1] if heavy and not chosen else chosen  # V1: a gun or vehicle alone
+
+
+def _artillery(ctx: Context, view: State, board: Board, seed: bytes) -> list[dict[str, Any]]:
+    """17.0: call a support left this turn on the enemy hex with the most pieces, three hexes clear of ours."""
+    if _pick(seed, "artillery", 2):
+        return []
+    used = set((view.get("artillery") or {}).get("used", []))
+    ready = sorted(s for s in artillery.supports(ctx, board.side) if s not in used)
+    ours = [u["hex"] for u in board.own.values() if u["status"] == "active"]
+    enemy = board.enemy_hexes()
+    targets = sorted((h for h in enemy if all(ctx.hexes.distance(h, o) > 3 for o in ours)),
+                     key=lambda h: (-enemy[h], h))
+    if not ready or not targets:
+        return []
+    return [{"artillery": ready[0], "at": targets[0]}]
 
 
 def _setup(ctx: Context, side: str, seed: bytes) -> list[dict[str, Any]]:
@@ -82,17 +118,85 @@ def _candidates(ctx: Context, board: Board, uid: str, seed: bytes, held: dict[st
     unit = board.own[uid]
     out: list[dict[str, Any]] = []
     enemy = board.enemy_hexes()
+    kind = ctx.units[uid].type
     if unit["status"] == "active" and not ctx.units[uid].decoy:
+        out += _anti_tank(ctx, board, uid)
         targets = [h for h in sorted(enemy) if reach(ctx, uid, unit["reduced"], unit["hex"], h)]
         targets.sort(key=lambda h: (-enemy[h], ctx.hexes.distance(unit["hex"], h), h))
-        out += [{"fire": uid, "at": h, "reroll": True} for h in targets[:1]]
-    path = _route(ctx, board, uid, held)
+        for h in targets[:2]:
+            order: dict[str, Any] = {"fire": uid, "at": h, "reroll": True}
+            if kind.heavy:
+                order.update(_aim(ctx, board, uid, h))
+            out.append(order)
+    if kind.vehicle:
+        path = _vehicle_route(ctx, board, uid, held)
+    elif kind.gun:
+        path = []
+    else:
+        path = _route(ctx, board, uid, held)
     if path:
         out.append({"move": uid, "path": path, "reroll": True})
-    if unit["status"] == "active" and (_pick(seed, uid, 3) == 0 or ctx.units[uid].decoy):
+    if unit["status"] == "active" and (_pick(seed, uid, 3) == 0 or ctx.units[uid].decoy or kind.gun):
         out.append({"opfire": uid})
     out.append({"used": uid})
     return out
+
+
+def _aim(ctx: Context, board: Board, uid: str, hex_id: str) -> dict[str, Any]:
+    """A gun's or vehicle's turn to face the target (V4) and its named target beside a vehicle (V10)."""
+    unit = board.own[uid]
+    extra: dict[str, Any] = {}
+    facing = turn_to(ctx, unit["hex"], int(unit["facing"]), hex_id)
+    if facing != unit["facing"]:
+        extra["facing"] = facing
+    pieces = [p for p in board.enemy if p["hex"] == hex_id]
+    vehicles = [str(p["unit"]) for p in pieces if "type" in p and ctx.types[p["type"]].vehicle]
+    if vehicles:
+        extra["target"] = vehicles[0]
+    return extra
+
+
+def _anti_tank(ctx: Context, board: Board, uid: str) -> list[dict[str, Any]]:
+    """V9: a squad's bazooka or panzerfaust at the nearest face-up enemy vehicle in reach."""
+    unit = board.own[uid]
+    name = satw.weapon(ctx, uid, unit)
+    if name is None:
+        return []
+    vehicles = sorted((ctx.hexes.distance(unit["hex"], p["hex"]), str(p["hex"]), str(p["unit"])) for p in board.enemy
+                      if "type" in p and ctx.types[p["type"]].vehicle)
+    return [{"fire": uid, "at": h, "satw": True, "target": v} for _, h, v in vehicles[:1]]
+
+
+def _vehicle_route(ctx: Context, board: Board, uid: str, held: dict[str, str]) -> list[str]:
+    """V3: toward the goal by the vehicle costs, turning as it must, never ending among enemies or friends' vehicles."""
+    unit = board.own[uid]
+    enemy = board.enemy_hexes()
+    targets = [h for h, side in sorted(held.items()) if side != board.side] or sorted(enemy)
+    entries = [h for h in ctx.entry_hexes(board.side) if ctx.vehicle_move_cost(h, h) is not None and h not in enemy]
+    if not targets or (unit["status"] != "active" and not entries):
+        return []
+    start = unit["hex"] if unit["status"] == "active" else entries[0]
+    goal = min(targets, key=lambda h: (ctx.hexes.distance(start, h), h))
+    allowance = ctx.allowance(uid)
+    path: list[str] = [] if unit["status"] == "active" else [start]
+    spent = 0 if unit["status"] == "active" else (ctx.vehicle_move_cost(start, start) or 0)
+    facing = int(unit["facing"])
+    here = start
+    for step in _cheapest(ctx, start, goal, vehicle=True)[1:]:
+        if step in enemy:
+            break
+        turned = vehicles.next_facing(ctx, here, step, facing)
+        cost = (ctx.vehicle_move_cost(here, step) or 99) + (int(ctx.tables["vehicle_turn_cost"]) if turned != facing
+                                                            else 0)
+        if spent + cost > allowance:
+            break
+        spent += cost
+        facing = turned
+        path.append(step)
+        here = step
+    while path and [u for u in board.own_in(path[-1]) if ctx.units[u].type.vehicle and u != uid]:
+        path.pop()
+    return path
 
 
 def _route(ctx: Context, board: Board, uid: str, held: dict[str, str]) -> list[str]:
@@ -119,8 +223,9 @@ def _route(ctx: Context, board: Board, uid: str, held: dict[str, str]) -> list[s
     return path
 
 
-def _cheapest(ctx: Context, start: str, goal: str) -> list[str]:
+def _cheapest(ctx: Context, start: str, goal: str, vehicle: bool = False) -> list[str]:
     """The cheapest path from start to goal by the movement costs (Dijkstra; ties by hex id), [start] if none."""
+    cost_of = ctx.vehicle_move_cost if vehicle else ctx.move_cost
     best: dict[str, tuple[int, str]] = {start: (0, "")}
     frontier: list[tuple[int, str]] = [(0, start)]
     while frontier:
@@ -130,7 +235,7 @@ def _cheapest(ctx: Context, start: str, goal: str) -> list[str]:
         if cost > best[here][0]:
             continue
         for there in ctx.hexes.neighbours(here):
-            step = ctx.move_cost(here, there) if ctx.hexes.on_map(there) else None
+            step = cost_of(here, there) if ctx.hexes.on_map(there) else None
             if step is not None and (there not in best or cost + step < best[there][0]):
                 best[there] = (cost + step, here)
                 heapq.heappush(frontier, (cost + step, there))

@@ -26,7 +26,8 @@ from pbem.render.adapters import Action, Adapter, Counter, Mark, Picture, View
 from .context import SIDES, Context, other
 
 SIDE_NAMES = {"american": "American", "german": "German"}
-SYMBOLS = {"squad": "infantry", "wt": "hw"}  # the counter's symbol by unit kind (2.0); a decoy gets none
+SYMBOLS = {"squad": "infantry", "wt": "hw", "gun": "artillery", "vehicle": "hw"}  # by unit kind (2.0, V2, V3);
+# a decoy gets none; the renderer has no armour symbol, so a vehicle says so in its note
 DIKE = "dike"  # the hex feature a map marks dike road hexes with (14.0)
 ROUT = "move"  # the overlay kind a rout is drawn as (the drawing has no kind of its own for it)
 PHASE_NAMES = {"setup": "Set-up", "preturn": "Pre-turn", "operations": "Operations", "rout": "Rout",
@@ -170,6 +171,9 @@ class BobAdapter(Adapter):
         if int(piece.get("supp") or 0):
             flags += (f"supp-{int(piece['supp'])}",)
         note = short_name(str(piece.get("type"))) + (", Reduced" if reduced else "")
+        if kind is not None and kind.heavy and "facing" in piece:
+            note += f", {'vehicle' if kind.vehicle else 'gun'} facing {piece['facing']} (V4)"
+            note += ", Move marker (V3)" if piece.get("moved") else ""
         if own and piece.get("concealed") and piece.get("marker"):
             note += f", under conceal marker {piece['marker']}"
         symbol = SYMBOLS.get(kind.kind if kind else "", "decoy")

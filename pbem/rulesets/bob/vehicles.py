@@ -176,7 +176,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
         events.append({"type": "mark", "side": side, "section": "V3", "unit": uid, "as": public_name(state, uid),
                        "mark": "opfire"})
     else:
-        unit["moved"] = start is not None and unit["hex"] != start
+        unit["moved"] = unit["hex"] != start
         if "assault" in order:
             heavy_fire(ctx, state, dice, uid, {"at": order["assault"], **{k: order[k] for k in ("target",) if k in order}},
                        events, moved=bool(unit["moved"]))
