@@ -52,6 +52,9 @@ MAX_ARCHIVED_BYTES = 16 * 1024 * 1024  # a turn file of a long game stays far be
 MAX_SIGNATURE_BYTES = 64 * 1024
 
 
+_COMMITTED_TURN = re.compile(r"[0-9]{4,}")  # a seq folder's name (turns/, orders/, decisions/)
+
+
 def seq_dir(seq: int) -> str:
     return f"{seq:04d}"
 
@@ -230,8 +233,9 @@ class Archive:
         base = self.root / top
         if not base.is_dir():
             return []
-        return sorted(int(p.name) for p in base.iterdir()
-                      if p.is_dir() and re.fullmatch(r"[0-9]{4,}", p.name) and _canonical(p.name, 4))
+        with os.scandir(base) as entries:
+            return sorted(int(entry.name) for entry in entries
+                          if _COMMITTED_TURN.fullmatch(entry.name) and _canonical(entry.name, 4) and entry.is_dir())
 
     def _signed_names(self, folder: str, pattern: str) -> list[tuple[tuple[str, ...], str]]:
         """(match groups, rel path) of files under `folder` matching `pattern` that have a signature."""
@@ -333,8 +337,15 @@ class Archive:
 
     # --- clean-up and locking -------------------------------------------------------------------
     def sweep_temporaries(self) -> None:
-        """Remove what an interrupted write left behind (temporary files and folders)."""
+        """Remove what an interrupted write left behind (temporary files and folders).
+
+        A committed turn folder is not looked into: it came into being whole, by one rename of a
+        staging folder (`commit_folder`), and nothing writes into it afterwards.
+        """
+        turns = os.path.join(self.root, "turns")
         for folder, dirs, files in os.walk(self.root):
+            if folder == turns:
+                dirs[:] = [name for name in dirs if not _COMMITTED_TURN.fullmatch(name)]
             for name in files:
                 if name.startswith(TMP_PREFIX):
                     with contextlib.suppress(FileNotFoundError):
