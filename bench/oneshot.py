@@ -94,7 +94,7 @@ def main() -> int:
                     samples[name].append(cpu)
             shutil.rmtree(work)
     floor = statistics.median(samples["python -c pass (floor)"])
-    rows = []
+    rows: list[list[object]] = []
     for name, values in samples.items():
         median = statistics.median(values)
         rows.append([name, f"{median * 1000:.0f}", f"{(median - floor) * 1000:.0f}"])
