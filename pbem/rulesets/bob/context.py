@@ -198,35 +198,29 @@ class Context:
 
     def move_cost(self, a: str, b: str) -> int | None:
         """Half-MPs to step from a into the adjacent b (5.0, 14.0); None where no unit may enter."""
+        return self._step_cost(a, b, "move_cost", "road_cost", "hedgerow_cost")
+
+    def vehicle_move_cost(self, a: str, b: str) -> int | None:
+        """Half-MPs for a vehicle to step from a into the adjacent b (V3, assumed aid card); None: no entry."""
+        return self._step_cost(a, b, "vehicle_move_cost", "vehicle_road_cost", "vehicle_hedgerow_cost")
+
+    def _step_cost(self, a: str, b: str, costs: str, road: str, hedgerow: str) -> int | None:
         if not self.enterable(b):
             return None
         if self.road_between(a, b):
-            cost = int(self.tables["road_cost"])
+            cost = int(self.tables[road])
         else:
-            base = self.tables["move_cost"][self.terrain(b)]
-            cost = int(base) if base is not None else int(self.tables["move_cost"]["open"])  # a bridge off the road
+            base = self.tables[costs][self.terrain(b)]
+            if base is None and "bridge" not in self.hexes.features(b):
+                return None  # V3: a vehicle never enters woods or a building
+            cost = int(base) if base is not None else int(self.tables[costs]["open"])  # a bridge off the road
         if self.hedgerow(a, b):
-            cost += int(self.tables["hedgerow_cost"])
+            cost += int(self.tables[hedgerow])
         return cost
 
     def allowance(self, uid: str) -> int:
         """A unit's MP in halves."""
         return self.units[uid].type.move * int(self.tables["half_points"])
-
-    def vehicle_move_cost(self, a: str, b: str) -> int | None:
-        """Half-MPs for a vehicle to step from a into the adjacent b (V3, assumed aid card); None: no entry."""
-        if not self.enterable(b):
-            return None
-        if self.road_between(a, b):
-            cost = int(self.tables["vehicle_road_cost"])
-        else:
-            base = self.tables["vehicle_move_cost"][self.terrain(b)]
-            if base is None and "bridge" not in self.hexes.features(b):
-                return None
-            cost = int(base) if base is not None else int(self.tables["vehicle_move_cost"]["open"])
-        if self.hedgerow(a, b):
-            cost += int(self.tables["vehicle_hedgerow_cost"])
-        return cost
 
     def weight(self, uid: str) -> int:
         """V1: units a unit counts against the Operations Range."""

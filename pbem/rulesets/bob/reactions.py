@@ -85,6 +85,19 @@ def _wants(ctx: Context, policy: Mapping[str, Any], origin: str, step: Step) -> 
     return False
 
 
+def wants_to_fire(ctx: Context, state: State, decisions: Decisions, uid: str, step: Step, section: str, *,
+                  final: bool = False, cp: bool = False) -> bool:
+    """The unit's standing answer to this mover here, or its owner's answer to a decision request (`ask`)."""
+    unit = state["units"][uid]
+    side = ctx.units[uid].side
+    wanted = _wants(ctx, _policy(state, side, uid, unit), unit["hex"], step)
+    if wanted is None:
+        wanted = decisions.ask(side, "opfire", section, {"unit": uid, "mover": public_name(state, step.mover),
+                                                         "hex": step.hex, "from": step.came_from, "final": final,
+                                                         "cp": cp}, ["hold", "fire"]) == "fire"
+    return wanted
+
+
 def _final_reach(ctx: Context, state: State, uid: str, unit: Mapping[str, Any], step: Step,
                  side: str) -> tuple[Reach, bool] | None:
     """10.0: the reach of a Used unit's Final Op Fire, and whether it needs a CP."""
@@ -153,14 +166,8 @@ def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, step: St
             if found is None:
                 continue
             how = found
-        policy = _policy(state, side, uid, unit)
-        wanted = _wants(ctx, policy, unit["hex"], step)
-        if wanted is None:
-            wanted = decisions.ask(side, "opfire", "10.0" if final else "9.0",
-                                   {"unit": uid, "mover": public_name(state, step.mover), "hex": step.hex,
-                                    "from": step.came_from, "final": final, "cp": cp_needed},
-                                   ["hold", "fire"]) == "fire"
-        if not wanted:
+        if not wants_to_fire(ctx, state, decisions, uid, step, "10.0" if final else "9.0", final=final,
+                             cp=cp_needed):
             continue
         if cp_needed:
             state["cps"][side] -= 1
@@ -189,12 +196,7 @@ def _heavy_reaction(ctx: Context, state: State, dice: Dice, decisions: Decisions
     if how is None or (kind.gun and ctx.building(unit["hex"]) and
                        reach(ctx, uid, False, unit["hex"], step.hex, unit["facing"]) is None):
         return False
-    wanted = _wants(ctx, _policy(state, side, uid, unit), unit["hex"], step)
-    if wanted is None:
-        wanted = decisions.ask(side, "opfire", "V4", {"unit": uid, "mover": public_name(state, step.mover),
-                                                      "hex": step.hex, "from": step.came_from, "final": False,
-                                                      "cp": False}, ["hold", "fire"]) == "fire"
-    if not wanted:
+    if not wants_to_fire(ctx, state, decisions, uid, step, "V4"):
         return False
     before = unit["facing"]
     facing = turn_to(ctx, unit["hex"], before, step.hex)

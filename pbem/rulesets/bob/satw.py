@@ -29,7 +29,7 @@ from .board import Board
 from .checks import check, public_name
 from .context import Context
 from .fire import Reach, attack, targets_in
-from .reactions import Step, _policy, _wants
+from .reactions import Step, wants_to_fire
 from .terrain import los
 
 
@@ -165,12 +165,7 @@ def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: str
     """V9: Op Fire with the weapon at a vehicle entering a hex, by the squad's standing answer."""
     unit = state["units"][uid]
     side = ctx.units[uid].side
-    wanted = _wants(ctx, _policy(state, side, uid, unit), unit["hex"], step)
-    if wanted is None:
-        wanted = decisions.ask(side, "opfire", "V9", {"unit": uid, "mover": public_name(state, step.mover),
-                                                      "hex": step.hex, "from": step.came_from, "final": False,
-                                                      "cp": False}, ["hold", "fire"]) == "fire"
-    if not wanted:
+    if not wants_to_fire(ctx, state, decisions, uid, step, "V9"):
         return
     name = weapon(ctx, uid, unit) or ""
     reroll = standing_answer(state, side, "reroll", "never") == "checks"
