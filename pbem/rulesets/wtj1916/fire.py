@@ -22,7 +22,7 @@ from pbem.core.ruleset import State
 from pbem.geometry import plane
 
 from . import artillery, results, smallarms
-from .context import Context, UnitType, Weapon
+from .context import Context, Weapon
 from .geometry import closest2, dist2, footprint, terrain_cover
 from .smallarms import chart_result, shapes
 from .state import bases_of, units_of
@@ -33,29 +33,29 @@ def _listing(names: list[str]) -> str:
 
 
 def weapon_for(context: Context, board: State, side: str, order: Mapping[str, Any], index: int,
-               key: str) -> tuple[str, UnitType, Weapon | None, list[Problem]]:
+               key: str) -> tuple[str, Weapon | None, list[Problem]]:
     """The ordering unit and its weapon, or the problems of naming them (3.1, 3.7)."""
     uid = str(order.get("unit"))
     own = [u for u, _ in units_of(board, side)]
     if uid not in own:
-        return uid, next(iter(context.types.values())), None, [Problem(
+        return uid, None, [Problem(
             f"{uid} is not one of your units on the table", order=index, path=("unit",), section="3.1",
             legal=_listing(own))]
     unit = board["units"][uid]
     kind = context.type_of(unit)
     if not kind.weapons:
-        return uid, kind, None, [Problem(f"{uid} ({kind.name}) has no weapon: mounted cavalry may not fire small arms",
-                                         order=index, path=("unit",), section="3.1",
-                                         legal="units with weapons: " + _listing(
-                                             [u for u in own if context.type_of(board["units"][u]).weapons]))]
+        return uid, None, [Problem(f"{uid} ({kind.name}) has no weapon: mounted cavalry may not fire small arms",
+                                   order=index, path=("unit",), section="3.1",
+                                   legal="units with weapons: " + _listing(
+                                       [u for u in own if context.type_of(board["units"][u]).weapons]))]
     names = [w.name for w in kind.weapons if (w.fire == "flame") == (key == "flame")]
     wanted = order.get("weapon", names[0] if names else None)
     weapon = kind.weapon(str(wanted)) if wanted in names else None
     if weapon is None:
-        return uid, kind, None, [Problem(f"{uid} has no weapon {wanted!r} for this order", order=index,
-                                         path=("weapon",), section="3.7" if key == "flame" else "3.1",
-                                         legal=_listing(names))]
-    return uid, kind, weapon, []
+        return uid, None, [Problem(f"{uid} has no weapon {wanted!r} for this order", order=index,
+                                   path=("weapon",), section="3.7" if key == "flame" else "3.1",
+                                   legal=_listing(names))]
+    return uid, weapon, []
 
 
 def target_for(context: Context, board: State, side: str, order: Mapping[str, Any], index: int,
@@ -71,7 +71,7 @@ def target_for(context: Context, board: State, side: str, order: Mapping[str, An
 def check_fire(context: Context, board: State, side: str, order: Mapping[str, Any], index: int,
                phasing: str, passing: bool = False) -> list[Problem]:
     key = "pass_fire" if passing else "fire"
-    uid, kind, weapon, problems = weapon_for(context, board, side, order, index, "fire")
+    uid, weapon, problems = weapon_for(context, board, side, order, index, "fire")
     if problems or weapon is None:
         return problems
     unit = board["units"][uid]
@@ -293,7 +293,7 @@ def void(side: str, uid: str, why: str, section: str) -> dict[str, Any]:
 # --- flamethrowers, machine gun repair, air strikes (3.7) -----------------------------------------
 
 def check_flame(context: Context, board: State, side: str, order: Mapping[str, Any], index: int) -> list[Problem]:
-    uid, kind, weapon, problems = weapon_for(context, board, side, order, index, "flame")
+    uid, weapon, problems = weapon_for(context, board, side, order, index, "flame")
     if problems or weapon is None:
         return problems
     unit = board["units"][uid]

@@ -40,7 +40,7 @@ def normalize(context: Context, state: State) -> State:
     state.setdefault("air_strikes", dict(context.air_strikes))
     bases = state.setdefault("bases", {})
     units = state.setdefault("units", {})
-    for bid, base in bases.items():
+    for base in bases.values():
         for key, value in BASE_DEFAULTS.items():
             base.setdefault(key, copy.deepcopy(value))
     for uid, unit in units.items():
