@@ -83,13 +83,17 @@ def able_at(context: Context, stands: Sequence[Stand], firers: Sequence[Stand], 
     for bid in mover.moving(distance):
         target = here[bid]
         for firer in firers:
-            if fire.refusal(context.table, context.tables, firer, target, list(here.values())) is not None:
-                continue
             far2 = plane.distance2(firer.shape, target.shape)
-            if trigger == "open-short" and (far2 > short * short
-                                            or partly_in_cover(context.table, firer.centre, target.base)):
+            reach = context.tables.weapon(firer.weapon).range
+            if trigger == "open-short":
+                reach = min(reach, short)
+            elif isinstance(trigger, dict):
+                reach = min(reach, trigger["within"])
+            if far2 > reach * reach:  # the cheap test first: most pairs end here
                 continue
-            if isinstance(trigger, dict) and far2 > trigger["within"] ** 2:
+            if trigger == "open-short" and partly_in_cover(context.table, firer.centre, target.base):
+                continue
+            if fire.refusal(context.table, context.tables, firer, target, list(here.values())) is not None:
                 continue
             pairs.append((firer, target))
     return pairs
