@@ -118,3 +118,11 @@ def test_a_mortar_firing_on_an_observer_s_sighting_stays_unseen() -> None:
     two = resolved_view(mortar_situation([145, 698]), orders, [4, 4, 3])
     assert one == two
     assert b"an unseen unit" in one[0] and b"mo-a" not in one[0]
+
+
+def test_the_orders_template_lists_own_units_and_only_the_enemy_seen() -> None:
+    r = rules()
+    state = situation([150, 700], turn=1, phase="fire")
+    lines = r.ruleset.order_template(r.context, r.view(state, "british"), "british")
+    assert any(line.startswith("a: rifles") for line in lines) and any(line.startswith("m: lmg") for line in lines)
+    assert lines[-1] == "enemy units you see (3.4): g"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.core.ruleset import State
 from pbem.rulesets.kit import positions
 
-from .context import ID_PATTERN
+from .context import ID_PATTERN, Context
+from .state import bases_of, units_of
 
 UNIT: dict[str, Any] = {"type": "string", "pattern": ID_PATTERN}
 MOVE = positions.move_schema(required=["move"], extra={
@@ -37,6 +39,27 @@ HINTS = {
 def order_schema(phase: str) -> dict[str, Any]:
     items = [MOVE, SET_UP] if phase.endswith("-move") else [FIRE, FLAME, UNJAM, AIR]
     return {"type": "array", "maxItems": 200, "items": {"oneOf": items}}
+
+
+def template(context: Context, view: State, side: str) -> list[str]:
+    """The template's lines: the phase's order kinds, then the side's units and what each may do,
+    and (fire phase) the enemy units it sees, all from its own view."""
+    phase = str(view["phase"])
+    lines = order_kinds(phase)
+    for uid, unit in units_of(view, side):
+        kind = context.type_of(unit)
+        bases = bases_of(view, uid)
+        where = ", ".join(f"{bid} at {list(b['at'])}" for bid, b in bases.items())
+        notes = [flag for flag in ("moved", "bound", "marked", "jammed", "set_up") if unit.get(flag)]
+        if phase.endswith("-move"):
+            what = f"walk {kind.move}, rush {kind.rush} yd"
+        else:
+            what = "weapons " + (", ".join(w.name for w in kind.weapons) or "none")
+        lines.append(f"{uid}: {kind.name}; {what}" + (f" [{', '.join(notes)}]" if notes else "") + f"; {where}")
+    if not phase.endswith("-move"):
+        seen = sorted(u for u, e in view["units"].items() if e["side"] != side and e["status"] == "active")
+        lines.append("enemy units you see (3.4): " + (", ".join(seen) or "none"))
+    return lines
 
 
 def order_kinds(phase: str) -> list[str]:

@@ -10,7 +10,7 @@ from pbem.core.ruleset import Decisions, Resolution, Ruleset, State, Submission
 
 from . import bots, fire, fog, movement, sequence
 from .context import SCENARIO_SCHEMA, SIDES, Context, checked_setup, other, prepare, tables_schema
-from .orders import STANDING_SCHEMA, order_kinds, order_schema
+from .orders import STANDING_SCHEMA, order_kinds, order_schema, template
 from .state import initial_units, normalize
 
 
@@ -76,6 +76,9 @@ class Wtj1916(Ruleset[Context]):
 
     def order_kinds(self, phase: str) -> list[str]:
         return order_kinds(phase)
+
+    def order_template(self, context: Context, view: State, side: str) -> list[str]:
+        return template(context, normalize(context, view), side)
 
     def validate(self, context: Context, view: State, side: str, orders: list[Any]) -> list[Problem]:
         view = normalize(context, view)
