@@ -87,5 +87,10 @@ class BstAdapter(Adapter):
             return f"{event['unit']} fires at {event['target']}: {placed or 'no markers'}{cover} {where}"
         if kind == "moved":
             stop = f", stopped in contact with {event['contact']}" if "contact" in event else ""
-            return f"{', '.join(event['bases'])} moved {event['length']} mm{stop} {where}"
+            hit = "".join(f"; {b} stopped by fire after {d} mm" for b, d in event.get("stopped", {}).items())
+            return f"{', '.join(event['bases'])} moved {event['length']} mm{stop}{hit} {where}"
+        if kind == "opportunity":
+            return f"{event['unit']} gives opportunity fire at the mover {event['at']} mm along its move {where}"
+        if kind == "move-cancelled":
+            return f"{', '.join(event['bases'])} could not move: {event['why']} {where}"
         return None
