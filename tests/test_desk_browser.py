@@ -247,3 +247,26 @@ def test_a_decision_request_answered_by_a_button(browser: Any, tmp_path: Path, m
         assert submit(game.root, out).errors == []
     finally:
         page.close()
+
+
+@pytest.mark.skipif("PBEM_DESK_SCREENSHOT" not in __import__("os").environ,
+                    reason="writes docs/desk.png only when PBEM_DESK_SCREENSHOT names the file")
+def test_screenshot_for_the_docs(browser: Any, tmp_path: Path) -> None:
+    """PBEM_DESK_SCREENSHOT=docs/desk.png: the desk of an fbsm German fire phase, a fire being built."""
+    import os
+
+    from selenium.webdriver.common.by import By
+
+    game = play_to(tmp_path, "fbsm", "german-first-fire", "german")
+    fire = next(order for order in game.bot_orders("german") if "fire" in order)
+    page = Desk(browser, OrdersDesk(game.view_path("german"), out=tmp_path / "o.yaml"))
+    try:
+        page.click("kind-fire")
+        page.click(f"pick-fire-{fire['fire']}")
+        for uid in fire["with"]:
+            page.click(f"pick-with-{uid}")
+        cell = browser.find_element(By.CSS_SELECTOR, f'#map polygon.hex[data-hex="{fire["fire"]}"]')
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", cell)
+        browser.save_screenshot(os.environ["PBEM_DESK_SCREENSHOT"])
+    finally:
+        page.close()

@@ -17,8 +17,8 @@ reading only the side's view (`ctx` is the ruleset's prepared context, `view` th
     notes(ctx, view, draft) -> list[str]
         the numbers to weigh before adding the order (movement points left, odds, range, LOF)
 
-A ruleset without such a module still opens in the desk: the map, the report and the orders
-typed as YAML in the page's text box, checked the same way.
+A ruleset without such a module still opens in the desk: the map, the report and the template's
+hints (`pbem orders`), with no order kinds to click.
 """
 
 from __future__ import annotations

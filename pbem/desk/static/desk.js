@@ -247,7 +247,16 @@ function markMap() {
   svg.querySelectorAll(".cand, .on-path").forEach((n) => n.classList.remove("cand", "on-path"));
   const old = svg.querySelector("#desk-path");
   if (old) old.remove();
-  if (!S.draft || !S.active) return;
+  svg.querySelectorAll(".chosen").forEach((n) => n.classList.remove("chosen"));
+  if (!S.draft) return;
+  for (const f of S.draft.spec.fields) {  // the hexes and units already picked
+    const value = S.draft.values[f.name];
+    for (const item of (Array.isArray(value) ? value : value === undefined ? [] : [value])) {
+      if (f.type === "hex") { const c = svg.querySelector(`.hex[data-hex="${CSS.escape(item)}"]`); if (c) c.classList.add("chosen"); }
+      if (f.type === "unit" || f.type === "units") { const u = svg.querySelector(`[id="unit-${CSS.escape(item)}"]`); if (u) u.classList.add("chosen"); }
+    }
+  }
+  if (!S.active) return;
   const field = S.draft.spec.fields.find((f) => f.name === S.active);
   const choices = (field && S.picks[field.name]) || [];
   for (const choice of choices) {
