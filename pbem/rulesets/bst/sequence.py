@@ -42,6 +42,7 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
         now = [o for o in orders if o["unit"] == unit and not o.get("queued")]
         activate(context, state, unit, now or [{"unit": unit, "act": "hold"}], dice, decisions, events)
         queue = group([o for o in orders if o["unit"] != unit or o.get("queued")])
+        state["result"] = outcome(context, state, final=False)
     state["card"] = None
     state["awaiting"] = None
     while state["result"] is None:
