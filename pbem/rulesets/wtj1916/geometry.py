@@ -23,6 +23,7 @@ from .context import Context, UnitType
 EDGE_TURN = {"front": 0, "right": 90, "rear": 180, "left": 270}
 EDGE_CORNERS = {"front": (0, 1), "right": (1, 2), "rear": (2, 3), "left": (3, 0)}
 COVER_RANK = {"soft": 1, "solid": 2, "hard": 3}
+MEMO_LIMIT = 200_000  # remembered answers per game before starting afresh (a long-lived referee's memory)
 HOLDS_CLASS = {"machine-gun": "machine_gun", "infantry": "infantry", "gun": "towed_gun"}
 
 
@@ -35,6 +36,8 @@ def footprint(kind: UnitType, base: Mapping[str, Any]) -> Base:
     key = (int(base["at"][0]), int(base["at"][1]), int(base["facing"]))
     found = kind.footprints.get(key)
     if found is None:
+        if len(kind.footprints) > MEMO_LIMIT:
+            kind.footprints.clear()
         found = kind.footprints[key] = Base((key[0], key[1]), key[2], kind.width, kind.depth)
     assert isinstance(found, Base)
     return found
@@ -45,6 +48,7 @@ def dist2(context: Context, a: Shape, b: Shape) -> Fraction:
     key = ("d", a.points, b.points)
     found = context.memo.get(key)
     if found is None:
+        _room(context)
         found = context.memo[key] = plane.distance2(a, b)
     assert isinstance(found, Fraction)
     return found
@@ -74,9 +78,20 @@ def flank_zones(base: Base, reach: int) -> list[Shape]:
             Shape((bl, (bl[0] + left[0], bl[1] + left[1]), (fl[0] + left[0], fl[1] + left[1]), fl), closed=True)]
 
 
+def touching(context: Context, shape: Shape) -> tuple[str, ...]:
+    """The features a footprint touches (`TableMap.touching`), remembered for the game."""
+    key = ("t", shape.points)
+    found = context.memo.get(key)
+    if found is None:
+        _room(context)
+        found = context.memo[key] = context.table.touching(shape)
+    assert isinstance(found, tuple)
+    return found
+
+
 def cover_features(context: Context, shape: Shape) -> list[str]:
     """The features a footprint touches that give cover of some type."""
-    return [key for key in context.table.touching(shape) if context.table.properties(key).get("cover")]
+    return [key for key in touching(context, shape) if context.table.properties(key).get("cover")]
 
 
 def terrain_cover(context: Context, bases: Mapping[str, Mapping[str, Any]], bid: str,
@@ -115,14 +130,14 @@ def _held(context: Context, bases: Mapping[str, Mapping[str, Any]], units: Mappi
 
 def structure_arc(context: Context, shape: Shape) -> int | None:
     """The field of fire a pillbox (180) or bunker (90) allows a base inside it (3.4)."""
-    arcs = [int(context.table.properties(key)["arc"]) for key in context.table.touching(shape)
+    arcs = [int(context.table.properties(key)["arc"]) for key in touching(context, shape)
             if "arc" in context.table.properties(key)]
     return min(arcs) if arcs else None
 
 
 def in_kind(context: Context, shape: Shape, prop: str) -> bool:
     """Whether the footprint touches a feature with a true `prop` (e.g. a trench's `hides_movers`)."""
-    return any(context.table.properties(key).get(prop) for key in context.table.touching(shape))
+    return any(context.table.properties(key).get(prop) for key in touching(context, shape))
 
 
 def clear_sight(context: Context, a: Base, b: Base) -> bool:
@@ -131,13 +146,19 @@ def clear_sight(context: Context, a: Base, b: Base) -> bool:
     key = ("s", a.corners, b.corners)
     found = context.memo.get(key)
     if found is None:
+        _room(context)
         found = context.memo[key] = _clear_sight(context, a, b)
     return bool(found)
 
 
+def _room(context: Context) -> None:
+    if len(context.memo) > MEMO_LIMIT:
+        context.memo.clear()
+
+
 def _clear_sight(context: Context, a: Base, b: Base) -> bool:
     limit = int(context.tables["distances"]["cover_depth"])
-    own = set(context.table.touching(a.shape)) | set(context.table.touching(b.shape))
+    own = set(touching(context, a.shape)) | set(touching(context, b.shape))
     stretches: list[tuple[Fraction, Fraction]] = []
     for crossing in context.table.sight(a.centre, b.centre):
         props = context.table.properties(crossing.key)
@@ -160,5 +181,23 @@ def _merged(stretches: list[tuple[Fraction, Fraction]]) -> Fraction:
 
 
 def closest2(context: Context, a: list[Shape], b: list[Shape]) -> Fraction:
-    """The squared distance from the closest point of one group to the closest of the other."""
-    return min(dist2(context, x, y) for x in a for y in b)
+    """The squared distance from the closest point of one group to the closest of the other.
+
+    Pairs are tried in the order of their bounding boxes' distance, which is never more than the
+    shapes' own; once that bound reaches the best found, no later pair can be closer."""
+    pairs = sorted((_box_gap2(x.box, y.box), i, j) for i, x in enumerate(a) for j, y in enumerate(b))
+    best: Fraction | None = None
+    for bound, i, j in pairs:
+        if best is not None and bound >= best:
+            break
+        found = dist2(context, a[i], b[j])
+        if best is None or found < best:
+            best = found
+    assert best is not None
+    return best
+
+
+def _box_gap2(p: tuple[int, int, int, int], q: tuple[int, int, int, int]) -> int:
+    dx = max(0, p[0] - q[2], q[0] - p[2])
+    dy = max(0, p[1] - q[3], q[1] - p[3])
+    return dx * dx + dy * dy

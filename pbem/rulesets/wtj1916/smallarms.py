@@ -147,6 +147,8 @@ def target_cover(context: Context, state: State, shot: Shot) -> str | None:
 
 
 def chassis_covered(context: Context, state: State, shot: Shot) -> list[str]:
+    """3.5: each tank of the target's side covers the first personnel base (id order) that the
+    line from the firing base nearest to it passes the tank to reach."""
     units = state["units"]
     side = units[shot.target]["side"]
     if not context.type_of(units[shot.target]).personnel or context.type_of(units[shot.target]).vehicle:
@@ -157,12 +159,10 @@ def chassis_covered(context: Context, state: State, shot: Shot) -> list[str]:
         return []
     used: set[str] = set()
     covered = []
-    firing = shapes(context, state, shot.firing)
+    eyes = [footprint(context.type_of(units[shot.firer]), state["bases"][b]).centre for b in shot.firing]
     for bid, base in bases_of(state, shot.target).items():
         centre = (int(base["at"][0]), int(base["at"][1]))
-        me = footprint(context.type_of(units[shot.target]), base).shape
-        eye = min(range(len(firing)), key=lambda i: dist2(context, firing[i], me))
-        fc = footprint(context.type_of(units[shot.firer]), state["bases"][shot.firing[eye]]).centre
+        fc = min(eyes, key=lambda eye: (plane.dist2(eye, centre), eye))  # the firing base nearest, centre to centre
         for tank in plane.passes_near(fc, centre, [t for t in tanks if t[0] not in used], 0):
             used.add(tank)
             covered.append(bid)
