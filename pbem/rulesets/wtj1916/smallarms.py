@@ -132,7 +132,7 @@ def modifiers(context: Context, state: State, shot: Shot, moving: bool) -> None:
 def target_cover(context: Context, state: State, shot: Shot) -> str | None:
     """3.5: the best cover type half or more of the target's bases have (a base in better cover
     counts for the worse too); a tank of the target's side covers one personnel base behind it
-    (the line from the closest firing base passes through the tank) as solid cover."""
+    (the line from the firing base nearest to it passes through the tank) as solid cover."""
     tbases = bases_of(state, shot.target)
     kinds: dict[str, int] = {}
     for bid in tbases:
