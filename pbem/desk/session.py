@@ -51,7 +51,38 @@ def _orders_list(body: dict[str, Any]) -> tuple[list[Any], list[Any] | None]:
     return list(orders), (list(later) if later is not None else None)
 
 
-class OrdersDesk:
+class _SignedFile:
+    """The one file a desk writes (orders or a reply): written, signed with a key, armored."""
+
+    out: Path
+    key: SigningKey | None
+    namespace: str
+    saved: bytes | None = None
+    signature: str | None = None
+
+    def _write(self, data: bytes) -> dict[str, Any]:
+        self.out.write_bytes(data)
+        self.saved, self.signature = data, None
+        answer: dict[str, Any] = {"saved": True, "path": str(self.out)}
+        if self.key is not None:
+            self.signature = signing.sign(data, self.key, self.namespace)
+            sig = self.out.with_name(self.out.name + ".sig")
+            sig.write_text(self.signature, encoding="utf-8")
+            answer["signature"] = str(sig)
+        else:
+            answer["sign_command"] = f"ssh-keygen -Y sign -f KEY -n {self.namespace} {self.out}"
+        return answer
+
+    def armor(self) -> dict[str, Any]:
+        """The saved file and its signature as one block to paste into a mail or a post."""
+        if self.saved is None:
+            raise UsageError("save first: Armor wraps the file last saved")
+        if self.signature is None:
+            return {"armor": None, "command": f"pbem sign {self.out} --key KEY --armor"}
+        return {"armor": signing.armor(self.saved, self.signature, name=self.out.name)}
+
+
+class OrdersDesk(_SignedFile):
     """A side's desk for the phase its view awaits."""
 
     mode = "orders"
@@ -67,8 +98,6 @@ class OrdersDesk:
             _owner_problem(key, game, self.expect.side, str(view_path))
         self.out = out or Path(f"{self.expect.side}-orders-{self.expect.seq:04d}.yaml")
         self.namespace = signing.namespace("orders", self.expect.game)
-        self.saved: bytes | None = None
-        self.signature: str | None = None
 
     @property
     def state(self) -> dict[str, Any]:
@@ -152,29 +181,10 @@ class OrdersDesk:
         problems = self._problems(full)
         if problems:
             return {"saved": False, "problems": [_plain_problem(p, str(self.out)) for p in problems]}
-        data = self.document(full)
-        self.out.write_bytes(data)
-        self.saved, self.signature = data, None
-        answer: dict[str, Any] = {"saved": True, "path": str(self.out), "problems": []}
-        if self.key is not None:
-            self.signature = signing.sign(data, self.key, self.namespace)
-            sig = self.out.with_name(self.out.name + ".sig")
-            sig.write_text(self.signature, encoding="utf-8")
-            answer["signature"] = str(sig)
-        else:
-            answer["sign_command"] = f"ssh-keygen -Y sign -f KEY -n {self.namespace} {self.out}"
-        return answer
-
-    def armor(self) -> dict[str, Any]:
-        """The saved file and its signature as one block to paste into a mail or a post."""
-        if self.saved is None:
-            raise UsageError("save the orders first")
-        if self.signature is None:
-            return {"armor": None, "command": f"pbem sign {self.out} --key KEY --armor"}
-        return {"armor": signing.armor(self.saved, self.signature, name=self.out.name)}
+        return {**self._write(self.document(full)), "problems": []}
 
 
-class DecisionDesk:
+class DecisionDesk(_SignedFile):
     """A side's desk for one decision request: its question, its options as buttons, the signed reply."""
 
     mode = "decision"
@@ -195,8 +205,6 @@ class DecisionDesk:
         name = request_path.name.replace("request", "reply")
         self.out = out or Path(name if name != request_path.name else "reply-" + name)
         self.namespace = signing.namespace("orders", str(self.request["game"]))
-        self.saved: bytes | None = None
-        self.signature: str | None = None
 
     def describe(self) -> dict[str, Any]:
         request = self.request
@@ -215,25 +223,7 @@ class DecisionDesk:
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(options):
             raise UsageError(f"answer with an option's number, 1 to {len(options)}")
         reply = reply_document(self.request, self.data, options[number - 1], self.rules)
-        data = yamlio.dump(reply).encode("utf-8")
-        self.out.write_bytes(data)
-        self.saved, self.signature = data, None
-        answer: dict[str, Any] = {"saved": True, "path": str(self.out), "answer": show_value(reply["answer"])}
-        if self.key is not None:
-            self.signature = signing.sign(data, self.key, self.namespace)
-            sig = self.out.with_name(self.out.name + ".sig")
-            sig.write_text(self.signature, encoding="utf-8")
-            answer["signature"] = str(sig)
-        else:
-            answer["sign_command"] = f"ssh-keygen -Y sign -f KEY -n {self.namespace} {self.out}"
-        return answer
-
-    def armor(self) -> dict[str, Any]:
-        if self.saved is None:
-            raise UsageError("answer first")
-        if self.signature is None:
-            return {"armor": None, "command": f"pbem sign {self.out} --key KEY --armor"}
-        return {"armor": signing.armor(self.saved, self.signature, name=self.out.name)}
+        return {**self._write(yamlio.dump(reply).encode("utf-8")), "answer": show_value(reply["answer"])}
 
 
 def open_desk(path: Path, game: Game | None, key: SigningKey | None, out: Path | None) -> OrdersDesk | DecisionDesk:
