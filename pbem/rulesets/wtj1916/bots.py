@@ -1,10 +1,12 @@
 """Bots for both sides, from the side's view alone (docs/writing-a-ruleset.md, step 4).
 
 The moving side advances its infantry toward the enemy's home edge (a rush when no enemy is
-in sight), keeps machine guns and guns still so they can fire, and sets up its trench mortars;
-the other side's machine guns pass fire at any mover (the default standing answer). In the fire
-phase every unit that can fires at the closest enemy it has a line of fire to, jammed machine guns try to clear, and an
-air strike goes in on the first enemy base in sight. Every order is checked with the rules'
+in sight) until an enemy is within 150 yards, its flamethrowers on toward the nearest enemy,
+keeps machine guns and guns still so they can fire, and sets up its trench mortars; the other
+side's machine guns pass fire at any mover (the default standing answer). In the fire phase a
+flamethrower with fuel burns the nearest enemy it reaches, every other unit that can fires at the
+closest enemy it has a line of fire to, jammed machine guns try to clear, and an air strike goes
+in on the first enemy base in sight. Every order is checked with the rules'
 own check first, so a bot never sends an order the referee refuses.
 """
 
@@ -56,8 +58,14 @@ def moves(context: Context, view: State, side: str, seed: bytes) -> list[Any]:
         if kind.cls in KEEP_STILL or not kind.weapons and not kind.recon:
             continue
         here = centre(view, uid)
-        near = min((plane.dist2(here, centre(view, e)) for e in foes), default=None)
-        if near is not None and near <= 150 * 150:
+        near = min(((plane.dist2(here, centre(view, e)), e) for e in foes), default=None)
+        burning = any(b["flame"] and b["fuel"] for b in bases_of(view, uid).values())
+        if near is not None and burning:
+            closing = {"move": uid, "toward": list(centre(view, near[1])), "distance": "max"}
+            if not movement.check_move(context, view, side, closing, len(out)):
+                out.append(closing)
+            continue
+        if near is not None and near[0] <= 150 * 150:
             continue  # close enough to fire
         goal = [here[0] + pick(seed, f"{uid} x", 41) - 20, ahead]
         order: dict[str, Any] = {"move": uid, "toward": goal, "distance": "max",
@@ -65,6 +73,17 @@ def moves(context: Context, view: State, side: str, seed: bytes) -> list[Any]:
         if not movement.check_move(context, view, side, order, len(out)):
             out.append(order)
     return out
+
+
+def flames(context: Context, view: State, side: str, uid: str, targets: list[str], index: int) -> list[Any]:
+    """A flamethrower base with fuel burns the nearest enemy it can reach (3.7)."""
+    for bid, base in bases_of(view, uid).items():
+        if base["flame"] and base["fuel"]:
+            for target in targets:
+                order = {"flame": target, "unit": uid, "base": bid}
+                if not fire.check_flame(context, view, side, order, index):
+                    return [order]
+    return []
 
 
 def fires(context: Context, view: State, side: str, phasing: str) -> list[Any]:
@@ -80,7 +99,12 @@ def fires(context: Context, view: State, side: str, phasing: str) -> list[Any]:
         if not kind.weapons or unit["marked"] or not foes:
             continue
         here = centre(view, uid)
-        for target in sorted(foes, key=lambda e: (plane.dist2(here, centre(view, e)), e)):
+        nearest = sorted(foes, key=lambda e: (plane.dist2(here, centre(view, e)), e))
+        flamed = flames(context, view, side, uid, nearest, len(out))
+        out += flamed
+        if flamed:
+            continue
+        for target in nearest:
             order = {"fire": target, "unit": uid}
             if side != phasing and kind.cls not in KEEP_STILL:
                 order["moving"] = True
