@@ -142,3 +142,19 @@ def test_orders_that_are_not_mappings_are_refused(fbsm_setup: DeskGame) -> None:
 
 
 __all__ = ["DecisionDesk", "DeskGame", "play_to"]
+
+
+def test_with_the_game_the_view_is_kept_and_a_rewound_turn_refused(tmp_path: Path) -> None:
+    from pbem.core.api import PbemError
+
+    game = play_to(tmp_path, "fbsm", "us-setup", "us")
+    first = game.view_path("us")
+    loaded = load_game(game.game_dir)
+    OrdersDesk(first, game=loaded, ledger=str(tmp_path / "ledger"))
+    for side in ("us",):
+        assert submit(game.game_dir, game.bot_file(side, tmp_path / f"{side}.yaml")).errors == []
+    adjudicate(game.game_dir, game.key("referee"))
+    assert game.view_path("us") != first
+    OrdersDesk(game.view_path("us"), game=loaded, ledger=str(tmp_path / "ledger"))
+    with pytest.raises(PbemError, match="rewound"):
+        OrdersDesk(first, game=loaded, ledger=str(tmp_path / "ledger"))

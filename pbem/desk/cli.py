@@ -12,6 +12,7 @@ DESCRIPTION = ("Open your desk in the browser: your view's map and report, the p
 
 
 def cmd_desk(args: argparse.Namespace) -> int:
+    import sys
     import webbrowser
     from pathlib import Path
 
@@ -22,7 +23,9 @@ def cmd_desk(args: argparse.Namespace) -> int:
 
     game = game_from_file(args.game) if args.game else None
     key = signing.load_signing_key(Path(args.key)) if args.key else None
-    desk = open_desk(Path(args.file), game, key, Path(args.out) if args.out else None)
+    desk = open_desk(Path(args.file), game, key, Path(args.out) if args.out else None, args.ledger)
+    for warning in desk.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     server = DeskServer(desk, port=args.port)
     print(f"your desk: {server.url}", flush=True)
     if not args.no_browser:
@@ -47,6 +50,8 @@ def add_commands(subparsers: Any) -> None:
                    "to paste; without it the page shows the ssh-keygen line to sign them")
     p.add_argument("--out", metavar="FILE", help="where Save writes the orders (default: SIDE-orders-NNNN.yaml here) "
                    "or the reply (default: the request's name with 'reply')")
+    p.add_argument("--ledger", metavar="DIR", help="the player's ledger base folder (default: $PBEM_LEDGER, else "
+                   "~/.pbem/ledger), where --game keeps the file opened; docs/ledger.md")
     p.add_argument("--port", type=int, default=0, help="the port on 127.0.0.1 (default: a free one)")
     p.add_argument("--no-browser", action="store_true", help="only print the address; open it yourself")
     p.set_defaults(handler=cmd_desk)

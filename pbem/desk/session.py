@@ -14,8 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pbem.core.api import (Game, PbemError, Problem, SigningKey, UsageError, ViewFile, bot_seed, check_from_referee,
-                           check_orders, check_schema, option_names, orders_document, read_view, reply_document,
+from pbem.core.api import (Game, Ledger, PbemError, Problem, SigningKey, UsageError, ViewFile, bot_seed,
+                           check_from_referee, check_orders, check_schema, ledgers_holding, option_names,
+                           orders_document, read_signed_file, read_view, refuse_rewound_in, reply_document,
                            request_text, show_value, signing, yamlio)
 
 from . import hooks
@@ -30,6 +31,16 @@ def _owner_problem(key: SigningKey, game: Game | None, side: str, path: str) -> 
     if game.side_keys.get(side, "").split()[:2] != key.public_line.split()[:2]:
         raise UsageError(Problem(f"the key given is not {side}'s in game {game.id}: the referee would refuse "
                                  "what it signs", file=path, legal=f"{side}'s private key"))
+
+
+def _keep(path: Path, game: Game | None, ledger: str | None) -> tuple[list[Ledger], list[str]]:
+    """With the game known, keep the referee-signed file in the player's ledger (as `pbem orders` does):
+    the ledgers to judge a rewound turn by, and what the file contradicts there."""
+    if game is None:
+        return [], []
+    kept = Ledger.open(game, ledger)
+    data, signature = read_signed_file(str(path))
+    return [kept], [str(clash) for clash in kept.record(data, signature, str(path)).equivocations]
 
 
 def _plain_problem(problem: Problem, file: str) -> dict[str, Any]:
@@ -88,11 +99,15 @@ class OrdersDesk(_SignedFile):
     mode = "orders"
 
     def __init__(self, view_path: Path, game: Game | None = None, key: SigningKey | None = None,
-                 out: Path | None = None) -> None:
+                 out: Path | None = None, ledger: str | None = None) -> None:
         if game is not None:
             check_from_referee(view_path, game, "view")
         self.view: ViewFile = read_view(view_path)
         self.expect = self.view.expectation()
+        kept, self.warnings = _keep(view_path, game, ledger)
+        # Orders for a turn the ledger shows adjudicated already are refused, as `pbem orders` refuses them.
+        refuse_rewound_in(kept or ledgers_holding(self.expect.game, self.expect.ack, ledger), self.expect.side,
+                          self.expect.seq, self.expect.ack, str(view_path))
         self.game, self.key = game, key
         if key is not None:
             _owner_problem(key, game, self.expect.side, str(view_path))
@@ -190,9 +205,10 @@ class DecisionDesk(_SignedFile):
     mode = "decision"
 
     def __init__(self, request_path: Path, game: Game | None = None, key: SigningKey | None = None,
-                 out: Path | None = None) -> None:
+                 out: Path | None = None, ledger: str | None = None) -> None:
         if game is not None:
             check_from_referee(request_path, game, "decision-request")
+        _, self.warnings = _keep(request_path, game, ledger)
         self.data = yamlio.read_file(request_path)
         doc = yamlio.load_bytes(self.data, str(request_path))
         check_schema(doc, "decision-request")
@@ -215,7 +231,7 @@ class DecisionDesk(_SignedFile):
                 "question": yamlio.dump({"question": request.get("question", {})}),
                 "options": [{"number": n, "name": name, "text": show_value(option)}
                             for n, (option, name) in enumerate(zip(request["options"], names), start=1)],
-                "signs": self.key is not None, "out": str(self.out)}
+                "signs": self.key is not None, "out": str(self.out), "warnings": self.warnings}
 
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         number = body.get("number")
@@ -226,14 +242,15 @@ class DecisionDesk(_SignedFile):
         return {**self._write(yamlio.dump(reply).encode("utf-8")), "answer": show_value(reply["answer"])}
 
 
-def open_desk(path: Path, game: Game | None, key: SigningKey | None, out: Path | None) -> OrdersDesk | DecisionDesk:
+def open_desk(path: Path, game: Game | None, key: SigningKey | None, out: Path | None,
+              ledger: str | None = None) -> OrdersDesk | DecisionDesk:
     """The desk for a view or a decision request, by the file's kind."""
     doc = yamlio.load_file(path).data
     kind = doc.get("kind") if isinstance(doc, dict) else None
     if kind == "view":
-        return OrdersDesk(path, game, key, out)
+        return OrdersDesk(path, game, key, out, ledger)
     if kind == "decision-request":
-        return DecisionDesk(path, game, key, out)
+        return DecisionDesk(path, game, key, out, ledger)
     raise PbemError(Problem(f"the desk opens a view or a decision request, and this is {kind!r}", file=str(path),
                             legal="turns/NNNN/SIDE.yaml or decisions/NNNN/request-J.yaml as the referee sent it"))
 

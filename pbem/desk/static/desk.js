@@ -363,6 +363,7 @@ async function start() {
   const desk = S.desk = await call("api/desk");
   $("title").textContent = `${desk.game}: ${desk.side}`;
   if (desk.deadline) $("deadline").textContent = "deadline " + desk.deadline;
+  if (desk.warnings.length) $("output").textContent = desk.warnings.map((w) => "warning: " + w).join("\n");
   if (desk.mode === "decision") {
     $("phase").textContent = `decision request of adjudication ${desk.seq}`;
     openDecision(desk);
