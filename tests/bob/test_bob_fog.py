@@ -38,10 +38,10 @@ def german_view(s: dict[str, Any]) -> bytes:
 
 
 # A concealed squad in the woods at 0503 and a decoy in the stone building at 0703, and the swap.
-REAL_HERE = {"A1": {"hex": "0503", "concealed": True, "marker": "US-1"},
+REAL_HERE: dict[str, Any] = {"A1": {"hex": "0503", "concealed": True, "marker": "US-1"},
              "AD1": {"hex": "0703", "concealed": True, "marker": "US-2"},
              "G1": {"hex": "0907"}}
-SWAPPED = {"A1": {"hex": "0703", "concealed": True, "marker": "US-2"},
+SWAPPED: dict[str, Any] = {"A1": {"hex": "0703", "concealed": True, "marker": "US-2"},
            "AD1": {"hex": "0503", "concealed": True, "marker": "US-1"},
            "G1": {"hex": "0907"}}
 
@@ -137,3 +137,44 @@ def test_a_face_up_vehicles_facing_shows() -> None:
     shown = {"AV1": {"hex": "0503", "facing": 0}, "G1": {"hex": "0907"}}
     turned = {"AV1": {"hex": "0503", "facing": 3}, "G1": {"hex": "0907"}}
     assert german_view(state(shown)) != german_view(state(turned))
+
+
+def _rules_with_artillery() -> Rules:
+    scenario = yamlio.load_file(SCENARIO).data
+    scenario["setup"]["artillery"] = {"german": [{"id": "DE-ART", "firepower": 6, "prof": 7, "accuracy": 7}]}
+    return start(ruleset.get("bob"), scenario)[0]
+
+
+def _german_artillery(units: dict[str, Any]) -> list[bytes]:
+    r = _rules_with_artillery()
+    from pbem.rulesets.bob.state import normalize
+    s = normalize(r.context, {"setup": r.setup, "phase": "operations", "turn": 1, "active": "german",
+                              "units": units})
+    orders = [{"artillery": "DE-ART", "at": "0503"}]
+    assert r.validate(r.view(s, "german"), "german", orders) == []
+    # Prof 1, accuracy 1 (on target), then a 10 in each of the seven hexes: nothing happens to anyone.
+    out = r.resolve(s, {"german": Submission("german", orders), "american": None},
+                    ForcedDice([0, 0] + [9] * 7), Decisions())
+    shown = [r.visible(e, "german") for e in out.events]
+    assert any(e and e["type"] == "bombard" for e in shown)
+    return [canonical_json(e) for e in shown if e is not None] + [canonical_json(r.view(out.state, "german"))]
+
+
+def test_a_fire_mission_that_misses_tells_the_caller_nothing_of_the_markers() -> None:
+    assert _german_artillery(REAL_HERE) == _german_artillery(SWAPPED)
+
+
+def test_a_concealed_gun_that_turns_and_fails_shows_the_enemy_no_turn() -> None:
+    r = rules()
+    units = {"A1": {"hex": "0203"}, "GG1": {"hex": "0503", "facing": 1, "opfire": True, "concealed": True},
+             "G1": {"hex": "1208"}}
+    s = state(units)
+    orders = [{"move": "A1", "path": ["0303"]}]
+    # two hexes off, in sight: the gun turns to face 0303 (+1), +2 Op Fire, -1 marked: 9 + 2 > 7 fails; it keeps its new facing
+    out = r.resolve(s, {"american": Submission("american", orders), "german": None}, ForcedDice([8]), Decisions())
+    assert any(e["type"] == "turn-facing" for e in out.events)
+    shown = [r.visible(e, "american") for e in out.events]
+    text = b"".join(canonical_json(e) for e in shown if e is not None)
+    assert b"turn-facing" not in text and b"GG1" not in text and b"modifiers" not in text
+    enemy = canonical_json(r.view(out.state, "american")["enemy"])
+    assert b"GG1" not in enemy and b"facing" not in enemy

@@ -77,8 +77,10 @@ def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
 
 
 def visible(ctx: Context, event: dict[str, Any], side: str) -> dict[str, Any] | None:
-    if event.get("type") == "fire" and event.get("side") == side:
+    if event.get("type") in ("fire", "bombard") and event.get("side") == side:
         return _masked(event)  # the firer's side: the targets are the other side's units
+    if event.get("type") == "turn-facing" and event.get("side") != side and event.get("as") != event.get("unit"):
+        return None  # V1: a marker that turns would show a gun or vehicle under it
     if event.get("side") == side:
         return dict(event)
     kind = EVENTS.get(str(event.get("type")))
@@ -95,7 +97,7 @@ def _masked(event: dict[str, Any]) -> dict[str, Any]:
     shown = copy.deepcopy(event)
     kind = shown["type"]
     if kind == "check" and shown.get("marker"):
-        for key in ("unit", "morale", "added", "rolls", "result"):
+        for key in ("unit", "morale", "added", "rolls", "result", "modifiers"):
             shown.pop(key, None)
     elif kind in ("move", "mark", "cp", "rout", "turn-facing", "close-assault") and shown.get("as") != shown.get("unit"):
         shown.pop("unit", None)

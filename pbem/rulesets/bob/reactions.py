@@ -208,7 +208,9 @@ def _heavy_reaction(ctx: Context, state: State, dice: Dice, decisions: Decisions
     at_vehicle = ctx.units[step.mover].type.vehicle
     mods = prof_modifiers(ctx, state, uid, unit["hex"], step.hex, op=True, turned=turned, moved=False,
                           target_moving_marker=False) or {}
-    if not prof_check(ctx, state, dice, uid, mods, section="V4", purpose="op fire", events=events):
+    steady = not (kind.gun and unit["supp"]) or check(ctx, state, dice, uid, kind="morale", section="V5",
+                                                       events=events, purpose="op fire")  # V5: a suppressed gun
+    if not steady or not prof_check(ctx, state, dice, uid, mods, section="V4", purpose="op fire", events=events):
         misses[uid] = misses.get(uid, 0) + 1
         if misses[uid] > 1:
             unit["used"] = True  # V4: its second failure at the same mover

@@ -164,7 +164,12 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
         previous = hex_id
     if unit["status"] != "active":
         return
-    if in_hex(ctx, state, unit["hex"], other(side)):
+    if in_hex(ctx, state, unit["hex"], other(side)) and len(move["path"]) > 0:
+        # V10: never ending among enemy infantry it could not see; back to the hex before
+        back = ([start] + move["path"])[-2]
+        if back is not None:
+            unit["hex"] = back
+            move["back_to"] = back
         move["ended"] = "enemy units it could not see held its last hex"
     if "facing" in order and order["facing"] != unit["facing"]:
         move.setdefault("turns", []).append({"in": unit["hex"], "to": int(order["facing"])})
