@@ -93,7 +93,7 @@ def candidates(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any], 
             return []
         hexes = (sorted(set(ctx.zones["forward"]) | set(ctx.zones["rear"])) if kind == "setup"
                  else reinforcements.open_entries(ctx, board, str((view.get("pending") or {}).get("kind"))))
-        taken = _given(orders, "hex")
+        taken = _given(orders, "hex") if kind == "setup" else set()  # 3.2: one US unit per hex at set-up
         return [h for h in hexes if h not in taken and ok({kind: order[kind], "hex": h})]
     if kind == "move":
         if field == "move":
@@ -101,7 +101,9 @@ def candidates(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any], 
         if field == "path" and "move" in order:
             path = list(order.get("path") or [])
             here = path[-1] if path else board.hex_of(order["move"])
-            return [h for h in ctx.neighbours(here) if ok({"move": order["move"], "path": path + [h]})]
+            # a hex the unit may cross but not stop in (6.1: an emplacement's hex) is offered too
+            return [h for h in ctx.neighbours(here) if ok({"move": order["move"], "path": path + [h]}) or any(
+                ok({"move": order["move"], "path": path + [h, n]}) for n in ctx.neighbours(h) if n != here)]
         return None
     if kind == "fire":
         fired = _given(orders, "with")

@@ -118,8 +118,13 @@ def candidates(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any], 
             else:
                 entry = ctx.entry_for(chosen[0])
                 steps = list(entry.hexes) if entry is not None else []
-            trial = {"move": chosen, "path": path}
-            return [s for s in steps if ok({**trial, "path": path + [s], **({"march": True} if march else {})})]
+            flag = {"march": True} if march else {}
+
+            def passable(step: str) -> bool:  # a hex the stack may cross but not stop in is offered too
+                return ok({"move": chosen, "path": path + [step], **flag}) or step != OFF and any(
+                    ok({"move": chosen, "path": path + [step, n], **flag}) for n in ctx.hexes.neighbours(step))
+
+            return [s for s in steps if passable(s)]
         return None
     key = "bombard" if kind == "bombard" else "melee"
     if field == key:

@@ -1,0 +1,126 @@
+"""Every order the bots give, in every kind of phase of fbsm and toc, can be built from the picks the
+desk offers, in the page's own way (its flags first, then each field in turn), and comes out the
+same mapping with the same key order: the clicking rules (pbem/rulesets/*/desk.py) never hide a
+legal choice the bot makes. The browser tests do the same by clicks for three phases; this one
+covers the others without a browser.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from pbem.core import yamlio
+from pbem.core.ruleset import Ruleset, rules_for
+from pbem.desk.session import OrdersDesk
+from pbem.rulesets.fbsm import Fbsm, selfplay as fbsm_selfplay
+from pbem.rulesets.toc import Toc, selfplay as toc_selfplay
+from pbem.testing import view_bytes
+
+ROOT = Path(__file__).resolve().parent.parent
+MANY = ("units", "path", "list")
+
+
+def order_of(spec: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The order the page makes of its picks (desk.js orderOf)."""
+    order: dict[str, Any] = {}
+    for field in spec["fields"]:
+        value = values.get(field["name"])
+        if field["type"] == "const":
+            order[field["name"]] = field["value"]
+        elif field["type"] == "flag":
+            if value:
+                order[field["name"]] = True
+        elif field["type"] in MANY:
+            if value:
+                order[field["name"]] = list(value)
+            elif field.get("keep_empty"):
+                order[field["name"]] = []
+        elif value is not None:
+            order[field["name"]] = value
+    return order
+
+
+def build(desk: OrdersDesk, orders: list[Any]) -> list[Any]:
+    """Pick each order of `orders` from the desk's offers; the orders built."""
+    described = desk.describe()
+    main: list[Any] = []
+    later: list[Any] | None = None
+    for order in orders:
+        if "next_phase" in order:
+            later = []
+            for inner in order["next_phase"]:
+                later.append(build_one(desk, described["next_phase"]["kinds"], inner, main, later, "next"))
+            main.append({"next_phase": later})
+            continue
+        main.append(build_one(desk, described["kinds"], order, main, later, "main"))
+    return main
+
+
+def build_one(desk: OrdersDesk, kinds: list[dict[str, Any]], order: dict[str, Any], main: list[Any],
+              later: list[Any] | None, target: str) -> dict[str, Any]:
+    spec = next(k for k in kinds if k["fields"][0]["name"] in order)
+    values: dict[str, Any] = {}
+    for field in sorted(spec["fields"], key=lambda f: f["type"] != "flag"):
+        value = order.get(field["name"])
+        if field["type"] == "const" or value is None:
+            continue
+        if field["type"] == "flag":
+            values[field["name"]] = value
+            continue
+        for item in (value if isinstance(value, list) else [value]):
+            offered = field.get("values") if field["type"] == "enum" else desk.draft(
+                {"kind": spec["kind"], "order": order_of(spec, values), "orders": main, "next": later,
+                 "target": target})["candidates"][field["name"]]
+            assert offered is None or item in offered, (spec["kind"], field["name"], item, offered, order)
+            if field["type"] in MANY:
+                values.setdefault(field["name"], []).append(item)
+            else:
+                values[field["name"]] = item
+    built = order_of(spec, values)
+    assert list(built.items()) == list(order.items())
+    return built
+
+
+def phases(ruleset: Ruleset[Any], states: Iterator[dict[str, Any]], per_phase: int) -> list[tuple[str, dict[str, Any]]]:
+    """(side, state) for the first states of each phase in which a side gives orders."""
+    seen: dict[str, int] = {}
+    found = []
+    for state in states:
+        rules = rules_for(ruleset, state)
+        if rules.result(state) is not None:
+            continue
+        for side in rules.awaiting(state):
+            key = f"{side} {state['phase']} {state.get('sequence')}"
+            if seen.get(key, 0) < per_phase:
+                seen[key] = seen.get(key, 0) + 1
+                found.append((side, state))
+    return found
+
+
+def cases() -> list[Any]:
+    fbsm_scenario = yamlio.load_file(ROOT / "samples" / "fbsm" / "scenario.yaml").data
+    toc_scenario = yamlio.load_file(ROOT / "samples" / "toc" / "scenario.yaml").data
+    found = []
+    games: list[tuple[str, Ruleset[Any], Callable[[], Iterator[dict[str, Any]]], list[str]]] = [
+        ("fbsm", Fbsm(), lambda: fbsm_selfplay.games_states(fbsm_scenario, b"desk-picks"), ["us", "german"]),
+        ("toc", Toc(), lambda: toc_selfplay.games_states(toc_scenario, b"desk-picks"), ["german", "british"])]
+    for name, ruleset, states, sides in games:
+        for side, state in phases(ruleset, states(), 2):
+            found.append(pytest.param(ruleset, state, side, sides, id=f"{name}-{side}-{state['phase']}-{state['turn']}"))
+    return found
+
+
+@pytest.mark.parametrize(("ruleset", "state", "side", "sides"), cases())
+def test_the_bots_orders_are_built_from_the_desks_picks(ruleset: Ruleset[Any], state: dict[str, Any], side: str,
+                                                         sides: list[str], tmp_path: Path) -> None:
+    path = tmp_path / f"{side}.yaml"
+    path.write_bytes(view_bytes(ruleset, state, side, sides))
+    desk = OrdersDesk(path, out=tmp_path / "o.yaml")
+    view_state = desk.state
+    orders = rules_for(ruleset, view_state).bot_orders(view_state, side, b"desk-picks")
+    assert build(desk, orders) == orders
+    assert desk.check({"orders": [o for o in orders if "next_phase" not in o],
+                       "next": next((o["next_phase"] for o in orders if "next_phase" in o), None)})["ok"]
