@@ -18,6 +18,7 @@ from pbem.core.ruleset import Decisions, Event, State
 from . import fire, hits
 from .context import Context
 from .deck import take_out
+from .leaders import commanded, commander_lost, in_leader_command
 from .opfire import Mover, react
 from .orders import FIRES, MOVES, bases_of, firers_of, heading_of, named, plan
 
@@ -25,12 +26,20 @@ TO_HIT = {"move": "move", "move-fire": "move", "fire": "fire", "hunker": "hunker
 
 
 def remove(context: Context, state: State, bid: str, events: list[Event], section: str) -> None:
-    """R1: a base with two Kills leaves the table; a unit with none left leaves the deck."""
-    unit = state["bases"].pop(bid)["unit"]
+    """R1: a base with two Kills leaves the table; a unit with none left leaves the deck (both
+    of a platoon leader's cards), and a platoon leader's units feel the loss (L3)."""
+    unit = state["bases"][bid]["unit"]
+    in_command = commanded(context, state, unit) if context.units[unit].leads else set()
+    state["bases"].pop(bid)
     state["lost"][bid] = unit
     events.append({"type": "removed", "section": section, "base": bid, "unit": unit})
     if not bases_of(state, unit):
-        take_out(state["deck"], context.units[unit].card)
+        meta = context.units[unit]
+        for card in (meta.card, meta.card2):
+            if card:
+                take_out(state["deck"], card)
+        if meta.leads:
+            commander_lost(context, state, unit, in_command, events)
 
 
 def resolve_markers(context: Context, state: State, bid: str, to_hit: int, dice: Dice, events: list[Event],
@@ -50,19 +59,41 @@ def resolve_markers(context: Context, state: State, bid: str, to_hit: int, dice:
 
 
 def activate(context: Context, state: State, unit: str, orders: Sequence[Mapping[str, Any]], dice: Dice,
-             decisions: Decisions, events: list[Event]) -> None:
-    """Resolve the activation of `unit` by its (already checked) orders."""
+             decisions: Decisions, events: list[Event], second: bool = False) -> None:
+    """Resolve the activation of `unit` by its (already checked) orders; `second` when a
+    platoon leader's second card called it (L1)."""
     side = context.side_of(unit)
     if any(order["act"] == "hold" for order in orders):
         events.append({"type": "held", "section": "A2", "unit": unit, "side": side})
         return
+    lead = [order for order in orders if order["act"] == "lead"]
+    if lead:
+        order = {**lead[0], "act": lead[0]["do"]}
+        units = sorted({state["bases"][bid]["unit"] for bid in order["bases"]} - {unit})
+        events.append({"type": "lead", "section": "L1", "unit": unit, "units": units, "act": order["act"],
+                       "bases": list(order["bases"])})
+        ids = [bid for bid in sorted(state["bases"]) if state["bases"][bid]["unit"] in units]
+        ids += [bid for bid in order["bases"] if state["bases"][bid]["unit"] == unit]
+        run(context, state, side, sorted(ids), [order], dice, decisions, events)
+        state["led"] = sorted({*state.get("led", []), unit})
+        state["activated"] = sorted({*state["activated"], *units, *([] if second else [unit])})
+        return
+    run(context, state, side, bases_of(state, unit), orders, dice, decisions, events)
+    state["activated"] = sorted({*state["activated"], unit})
+
+
+def run(context: Context, state: State, side: str, ids: Sequence[str], orders: Sequence[Mapping[str, Any]],
+        dice: Dice, decisions: Decisions, events: list[Event]) -> None:
+    """The bases `ids` act by `orders`: markers first, then fire, moves and F7 (the order of
+    play in the module's docstring)."""
     action = {bid: order["act"] for order in orders for bid in named(state, order)}
     able: dict[str, bool] = {}
-    for bid in bases_of(state, unit):
+    for bid in ids:
         act = action.get(bid, "none")
         entry = state["bases"][bid]
         if act == "recover":
-            rec = hits.recover(context.tables, dice, entry["status"], entry["kills"], entry["markers"], False, bid)
+            rec = hits.recover(context.tables, dice, entry["status"], entry["kills"], entry["markers"],
+                               in_leader_command(context, state, bid), bid)
             entry.update(status=rec.status, kills=rec.outcome.kills, markers=rec.markers)
             events.append({"type": "recovered" if rec.recovered else "recovery-failed", "section": "R3" if rec.recovered
                            else "R2", "base": bid, "rolls": list(rec.outcome.rolls),
@@ -93,7 +124,6 @@ def activate(context: Context, state: State, unit: str, orders: Sequence[Mapping
     for bid in sorted(set(immediate)):
         if bid in state["bases"]:
             resolve_markers(context, state, bid, context.tables.to_hit("immediate"), dice, events, "F7")
-    state["activated"] = sorted({*state["activated"], unit})
 
 
 def attack(context: Context, state: State, side: str, order: Mapping[str, Any], ids: Sequence[str],

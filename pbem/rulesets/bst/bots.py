@@ -63,11 +63,18 @@ def bot_orders(context: Context, view: Mapping[str, Any], side: str, seed: bytes
     if view.get("awaiting") != side or not view.get("card"):
         return []
     active = context.cards[view["card"]]
-    orders = unit_orders(context, view, side, active, seed)
+    if context.second(view["card"]):
+        orders: list[dict[str, Any]] = [{"unit": active, "act": "hold"}]  # the bots never lead (L1)
+    else:
+        orders = unit_orders(context, view, side, active, seed)
     for unit in sorted(context.units):
         if context.side_of(unit) != side or not bases_of(view, unit):
             continue
+        meta = context.units[unit]
         queued = unit_orders(context, view, side, unit, seed)
+        if meta.card2:  # a platoon leader: its own orders for its first card, hold on its second
+            queued = [{**order, "card": meta.card} for order in queued] + [
+                {"unit": unit, "act": "hold", "card": meta.card2}]
         if unit == active:
             queued = [{**order, "queued": True} for order in queued]
         if not validate(context, view, side, orders + queued):

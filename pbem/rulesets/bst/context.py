@@ -39,7 +39,11 @@ UNIT_SCHEMA: Schema = {
         "card": {"type": "string", "pattern": "^(A|K|Q|J|T|[2-9])(S|H|D|C)$", "description": "D3: e.g. AC, TH"},
         "command": {"enum": ["A", "B", "C", "D"], "description": "M2: the command type (default B)"},
         "leader": {"type": "string", "description": "L4: the base with the unit leader (default: the first rifle base)"},
-        "bases": {"type": "object", "minProperties": 2, "maxProperties": 4,
+        "card2": {"type": "string", "pattern": "^(A|K|Q|J|T|[2-9])(S|H|D|C)$",
+                  "description": "L1: a platoon leader's second card, for leading only"},
+        "leads": {"type": "array", "items": {"type": "string"}, "maxItems": 8, "uniqueItems": True,
+                  "description": "L1: the units this platoon leader commands (it is then a platoon leader: one base)"},
+        "bases": {"type": "object", "minProperties": 1, "maxProperties": 4,
                   "propertyNames": {"pattern": "^[a-z][a-z0-9-]{0,15}$"}, "additionalProperties": BASE_SCHEMA},
     },
 }
@@ -59,13 +63,16 @@ SCENARIO_SCHEMA: Schema = {
 
 @dataclass(frozen=True)
 class Unit:
-    """A unit (D2): its side, card (D3), command type (M2) and leader base (L4)."""
+    """A unit (D2): its side, card (D3), command type (M2) and leader base (L4); a platoon
+    leader (L1) also has a second card and the units it leads."""
 
     id: str
     side: str
     card: str
     command: str
     leader: str
+    card2: str | None = None
+    leads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,14 @@ class Context:
 
     def side_of(self, unit: str) -> str:
         return self.units[unit].side
+
+    def second(self, card: str) -> bool:
+        """L1: whether the card is a platoon leader's second card."""
+        return self.units[self.cards[card]].card2 == card
+
+    def platoon_leader(self, unit: str) -> str | None:
+        """L1: the platoon leader that leads this unit, if any."""
+        return next((u for u, meta in sorted(self.units.items()) if unit in meta.leads), None)
 
     def stand(self, bid: str, entry: Mapping[str, Any]) -> Stand:
         """A base of a state or view as a `Stand`."""
@@ -144,24 +159,40 @@ def prepare(setup: Mapping[str, Any]) -> Context:
     cards: dict[str, str] = {}
     seen_bases: dict[str, str] = {}
     for uid, entry in sorted(setup["units"].items()):
-        card = entry["card"]
-        if not is_card(card) or card in cards or card == JOKER:
-            problems.append(Problem(f"unit {uid}: card {card} is not a card, or another unit has it",
-                                    path=("setup", "units", uid, "card"), section="D3", legal="one card per unit"))
-        cards[card] = uid
+        own_cards = [entry["card"]] + ([entry["card2"]] if entry.get("card2") else [])
+        for card in own_cards:
+            if not is_card(card) or card in cards or card == JOKER:
+                problems.append(Problem(f"unit {uid}: card {card} is not a card, or another unit has it",
+                                        path=("setup", "units", uid, "card"), section="D3", legal="one card per unit"))
+            cards[card] = uid
         for bid in entry["bases"]:
             if bid in seen_bases:
                 problems.append(Problem(f"base {bid} is in units {seen_bases[bid]} and {uid}",
                                         path=("setup", "units", uid, "bases", bid), section="D2",
                                         legal="one id per base"))
             seen_bases[bid] = uid
+        leads = tuple(entry.get("leads") or ())
+        if len(entry["bases"]) < (1 if leads else 2):
+            problems.append(Problem(f"unit {uid} has one base", path=("setup", "units", uid, "bases"), section="D2",
+                                    legal="2 to 4 bases; a platoon leader (with `leads`) is one base"))
+        if entry.get("card2") and not leads:
+            problems.append(Problem(f"unit {uid} has a second card but leads no unit", path=("setup", "units", uid),
+                                    section="L1", legal="a second card only for a platoon leader, with `leads`"))
         rifles = [b for b, e in sorted(entry["bases"].items()) if e["weapon"] in ("rifles", "smg", "auto-rifle", "bar")]
         leader = entry.get("leader") or (rifles or sorted(entry["bases"]))[0]
         if leader not in entry["bases"]:
             problems.append(Problem(f"unit {uid}: leader {leader} is not one of its bases",
                                     path=("setup", "units", uid, "leader"), section="L4",
                                     legal=", ".join(sorted(entry["bases"]))))
-        units[uid] = Unit(uid, entry["side"], card, entry.get("command", "B"), leader)
+        units[uid] = Unit(uid, entry["side"], entry["card"], entry.get("command", "B"), leader,
+                          entry.get("card2"), leads)
+    for uid, unit in sorted(units.items()):
+        for led in unit.leads:
+            if led not in units or units[led].side != unit.side or units[led].leads:
+                problems.append(Problem(f"platoon leader {uid} leads {led}, not a section of its side",
+                                        path=("setup", "units", uid, "leads"), section="L1",
+                                        legal=", ".join(u for u, m in sorted(units.items())
+                                                        if m.side == unit.side and not m.leads)))
     if problems:
         raise PbemError(problems)
     return Context(table, tables, units, dict(sorted(cards.items())), int(setup["turns"]))

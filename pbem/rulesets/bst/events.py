@@ -37,6 +37,10 @@ EVENTS = Catalogue({
                        public=True),
     "opportunity": EventType("a unit gives opportunity fire at a mover, this far along its path", ("O1",),
                              {"unit": TEXT, "side": TEXT, "at": NUMBER}, public=True),
+    "lead": EventType("a platoon leader leads bases of its units in one action", ("L1",),
+                      {"unit": TEXT, "units": LIST, "act": TEXT, "bases": LIST}, public=True),
+    "commander-lost": EventType("a platoon leader is removed: fire markers on its units' bases", ("L3",),
+                                {"unit": TEXT, "markers": MAPPING}, public=True),
     "move-cancelled": EventType("a move that no longer fits the table or allowance when it comes", ("M3",),
                                 {"bases": LIST, "why": TEXT}, public=True),
 })

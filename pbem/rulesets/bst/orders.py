@@ -11,7 +11,8 @@ for some of its bases (all of them when `bases` is left out):
     {unit: g1, act: move-fire, target: u2, to: [500, 400]}   # F6: fire first, then move 10 cm
 
 Orders for the unit of the drawn card are its activation. Orders for other units of the same
-side, and orders marked `queued: true` (the drawn card's unit after a Joker), are queued: used, in the same adjudication, if those units' cards come up before any
+side, orders marked `queued: true` (the drawn card's unit after a Joker) and orders naming
+another `card` of the unit (a platoon leader's other card, L1) are queued: used, in the same adjudication, if those units' cards come up before any
 card of the other side (docs/bst.md, "One exchange per activation"); otherwise dropped unseen.
 """
 
@@ -24,16 +25,18 @@ from pbem.geometry import plane
 from pbem.rulesets.kit import positions
 
 from . import fire
-from .command import move_problems
+from .command import connected, move_problems
 from .context import Context
+from .leaders import commanded
 from .movement import allowance, penalty
 from .sight import sees
 from .stands import Stand, in_contact
 
-ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire")
+ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead")
+LED = ("hunker", "recover", "fire", "move", "move-fire")
 MOVES = ("move", "move-fire")
 FIRES = ("fire", "move-fire")
-ACT_SECTION = {"hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
+ACT_SECTION = {"lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
 
 ORDER_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["unit", "act"],
@@ -43,6 +46,8 @@ ORDER_SCHEMA: dict[str, Any] = {
         "bases": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 4, "uniqueItems": True,
                   "description": "the bases that take this action (default: all the unit's bases)"},
         "target": {"type": "string", "description": "the enemy unit fired at (F4)"},
+        "do": {"enum": list(LED), "description": "L1: the one action of the bases a platoon leader leads"},
+        "card": {"type": "string", "description": "A1: the card of the unit this order answers (a platoon leader has two)"},
         "queued": {"type": "boolean", "description": "for this unit's next card, not the one drawn now (A1)"},
         **{key: positions.move_schema()["properties"][key] for key in positions.MOVE_KEYS},
     },
@@ -59,6 +64,7 @@ def order_kinds() -> list[str]:
             "{unit: U, act: fire, target: ENEMY-UNIT, face: DEG}  bases in one order pool their fire (F8)",
             "{unit: U, act: move, to|path|toward: ..., distance: N|max, face: DEG|[x, y]}  15 cm (M3)",
             "{unit: U, act: move-fire, target: ENEMY-UNIT, to|path|toward: ...}  fire, then 10 cm (F6)",
+            "{unit: LEADER, act: lead, do: ACT, bases: [B, ...], ...}  a platoon leader leads its bases (L1)",
             "orders for your other units (or with queued: true) wait for their cards, if they come before the enemy's"]
 
 
@@ -99,12 +105,60 @@ def firers_of(context: Context, state: Mapping[str, Any], order: Mapping[str, An
     return out
 
 
-def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
-               items: Sequence[tuple[int, Mapping[str, Any]]]) -> list[Problem]:
-    """Every problem of one unit's orders, judged on `state` (a side's view, or the referee's
-    state when a queued order comes up)."""
+def check_activation(context: Context, state: Mapping[str, Any], side: str, unit: str,
+                     items: Sequence[tuple[int, Mapping[str, Any]]], second: bool) -> list[Problem]:
+    """Every problem of the orders for one card of `unit` (its second card when `second`)."""
+    acts = [order["act"] for _, order in items]
+    if "lead" in acts:
+        if len(items) > 1:
+            return [Problem(f"{unit} leads: that is its whole activation", order=items[1][0], section="L1",
+                            legal="one lead order alone")]
+        return check_lead(context, state, side, unit, *items[0])
+    if second and acts != ["hold"]:
+        return [Problem(f"this is {unit}'s second card: it may only lead", order=items[0][0], section="L1",
+                        legal="act: lead, or hold")]
+    return check_unit(context, state, side, unit, items)
+
+
+def check_lead(context: Context, state: Mapping[str, Any], side: str, leader: str, index: int,
+               order: Mapping[str, Any]) -> list[Problem]:
+    """L1: the leader, the bases it leads (its units', in its command, not yet activated) and
+    their one action, checked as any order of theirs."""
+    meta = context.units[leader]
+    if not meta.leads:
+        return [Problem(f"{leader} is not a platoon leader", order=index, section="L1", legal="another action")]
+    if "do" not in order or "bases" not in order:
+        return [Problem("a lead order names its action (do) and the bases led", order=index, section="L1",
+                        legal="do: fire|move|move-fire|hunker|recover, bases: [...]")]
+    if leader in state.get("led", []):
+        return [Problem(f"{leader} has already led this turn", order=index, section="L1", legal="act: hold")]
     problems: list[Problem] = []
-    own = bases_of(state, unit)
+    command = commanded(context, state, leader)
+    for bid in order["bases"]:
+        unit = state["bases"].get(bid, {}).get("unit")
+        if unit is None or (unit != leader and unit not in meta.leads):
+            problems.append(Problem(f"{bid} is not a base of {leader}'s platoon", order=index, path=("bases",),
+                                    section="L1", legal=", ".join(sorted(command)) or "none"))
+        elif unit != leader and unit in state["activated"]:
+            problems.append(Problem(f"{unit} has already activated this turn", order=index, path=("bases",),
+                                    section="L1", legal="bases of units not activated yet"))
+        elif bid not in command:
+            problems.append(Problem(f"{bid} is not in {leader}'s command", order=index, path=("bases",),
+                                    section="L1", legal=", ".join(sorted(command))))
+    if problems:
+        return problems
+    led = {key: value for key, value in order.items() if key != "do"}
+    led["act"] = order["do"]
+    return check_unit(context, state, side, leader, [(index, led)], own=list(order["bases"]))
+
+
+def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
+               items: Sequence[tuple[int, Mapping[str, Any]]], own: Sequence[str] | None = None) -> list[Problem]:
+    """Every problem of one unit's orders, judged on `state` (a side's view, or the referee's
+    state when a queued order comes up); `own` the bases a platoon leader leads (L1)."""
+    problems: list[Problem] = []
+    lead = own is not None
+    own = list(own) if own is not None else bases_of(state, unit)
     if any(order["act"] == "hold" for _, order in items) and len(items) > 1:
         problems.append(Problem(f"{unit} holds, so it may take no other action", order=items[0][0], section="A2",
                                 legal="hold alone, or actions without hold"))
@@ -160,8 +214,10 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
         if act in MOVES:
             movement, found = plan(context, state, order, index, ids)
             problems += found
-            if movement is not None:
+            if movement is not None and not lead:
                 problems += command_problems(context, state, unit, ids, movement, index)
+            elif movement is not None:
+                problems += lead_move_problems(context, state, ids, movement, index)
         elif isinstance(order.get("face"), int):
             for s in firers_of(context, state, {**order, "face": None}, ids):
                 if fire.pivoted(context.tables, s, order["face"]) is None:
@@ -180,14 +236,32 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
     return problems
 
 
+def lead_move_problems(context: Context, state: Mapping[str, Any], ids: Sequence[str],
+                       movement: positions.Movement, index: int) -> list[Problem]:
+    """L1: led bases end in contact with one another, and each unit keeps its type (M2)."""
+    problems: list[Problem] = []
+    after = [Stand(s.id, s.side, s.unit, s.weapon, movement.bases[s.id], s.kills)
+             for s in (context.stand(bid, state["bases"][bid]) for bid in ids)]
+    if not connected(after, context.tables.number("contact")):
+        problems.append(Problem("the bases led must end their move in contact with one another", order=index,
+                                section="L1", legal="a move that keeps them together"))
+    for unit in sorted({s.unit for s in after}):
+        if context.units[unit].leads:
+            continue
+        mine = [bid for bid in ids if state["bases"][bid]["unit"] == unit]
+        problems += command_problems(context, state, unit, mine, movement, index)
+    return problems
+
+
 def command_problems(context: Context, state: Mapping[str, Any], unit: str, ids: Sequence[str],
                      movement: positions.Movement, index: int) -> list[Problem]:
     """M1, M2 for a planned move."""
     before = {bid: context.stand(bid, state["bases"][bid]) for bid in bases_of(state, unit)}
     after = dict(before)
     for bid, base in movement.bases.items():
-        s = before[bid]
-        after[bid] = Stand(s.id, s.side, s.unit, s.weapon, base, s.kills)
+        if bid in before:
+            s = before[bid]
+            after[bid] = Stand(s.id, s.side, s.unit, s.weapon, base, s.kills)
     meta = context.units[unit]
     found = move_problems(meta.command, meta.leader, before, after, ids, context.tables.number("contact"),
                           lambda a, b: sees(context.table, a.base, b.base))
@@ -215,6 +289,15 @@ def check_fire(context: Context, state: Mapping[str, Any], side: str, order: Map
     return found
 
 
+def queue_key(order: Mapping[str, Any], drawn: str, active: str) -> str:
+    """Which card an order answers: the drawn card's unit (`active`) for its activation, else
+    "UNIT" (its next card, whichever) or "UNIT CARD" (that card)."""
+    unit, card = order["unit"], order.get("card")
+    if unit == active and not order.get("queued") and card in (None, drawn):
+        return active
+    return f"{unit} {card}" if card else unit
+
+
 def validate(context: Context, view: Mapping[str, Any], side: str, orders: Sequence[Mapping[str, Any]]) -> list[Problem]:
     """A1: the orders answer the drawn card, with queued orders for other units."""
     if view.get("awaiting") != side or not view.get("card"):
@@ -230,11 +313,18 @@ def validate(context: Context, view: Mapping[str, Any], side: str, orders: Seque
             problems.append(Problem(f"{unit} is not a {side} unit with bases on the table", order=index,
                                     path=("unit",), section="A1", legal=", ".join(own)))
             continue
-        key = f"{unit} queued" if order.get("queued") and unit == active else unit
-        by_unit.setdefault(key, []).append((index, order))
+        meta = context.units[unit]
+        card = order.get("card")
+        if card is not None and card not in (meta.card, meta.card2):
+            problems.append(Problem(f"{card} is not a card of {unit}", order=index, path=("card",), section="A1",
+                                    legal=" or ".join(c for c in (meta.card, meta.card2) if c)))
+            continue
+        by_unit.setdefault(queue_key(order, view["card"], active), []).append((index, order))
     if active not in by_unit:
         problems.append(Problem(f"card {view['card']} activates {active}, and no order is for it", section="A1",
                                 legal=f"orders for {active} (act: hold to hold it)"))
     for key, items in sorted(by_unit.items()):
-        problems += check_unit(context, view, side, key.split()[0], items)
+        unit, _, card = key.partition(" ")
+        card = view["card"] if key == active else card
+        problems += check_activation(context, view, side, unit, items, bool(card) and context.second(card))
     return problems

@@ -89,6 +89,11 @@ class BstAdapter(Adapter):
             stop = f", stopped in contact with {event['contact']}" if "contact" in event else ""
             hit = "".join(f"; {b} stopped by fire after {d} mm" for b, d in event.get("stopped", {}).items())
             return f"{', '.join(event['bases'])} moved {event['length']} mm{stop}{hit} {where}"
+        if kind == "lead":
+            return f"{event['unit']} leads {', '.join(event['bases'])} to {event['act']} {where}"
+        if kind == "commander-lost":
+            hit = ", ".join(f"{b} {n}" for b, n in event["markers"].items())
+            return f"{event['unit']} is lost: fire markers on {hit or 'nobody'} {where}"
         if kind == "opportunity":
             return f"{event['unit']} gives opportunity fire at the mover {event['at']} mm along its move {where}"
         if kind == "move-cancelled":

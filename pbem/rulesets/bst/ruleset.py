@@ -18,7 +18,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "2"
+    version = "3"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
@@ -43,7 +43,7 @@ class Bst(Ruleset[Context]):
                        "facing": entry.get("facing", 0), "markers": 0, "status": "ok", "kills": 0}
                  for uid, unit in sorted(setup["units"].items()) for bid, entry in sorted(unit["bases"].items())}
         return {"setup": setup, "phase": sequence.PHASE, "turn": 1, "deck": new_deck(context.cards), "card": None,
-                "awaiting": None, "activated": [], "bases": bases, "lost": {}, "result": None}
+                "awaiting": None, "activated": [], "led": [], "bases": bases, "lost": {}, "result": None}
 
     def phase(self, context: Context, state: State) -> str:
         return str(state.get("phase", sequence.PHASE))

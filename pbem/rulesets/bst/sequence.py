@@ -18,16 +18,17 @@ from pbem.core.ruleset import Decisions, Event, State
 from .activation import activate
 from .context import SIDES, Context
 from .deck import JOKER, draw_card
-from .orders import bases_of, check_unit
+from .orders import bases_of, check_activation, queue_key
 from .victory import outcome
 
 PHASE = "activation"
 
 
 def group(orders: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    """Queued orders by "UNIT" or "UNIT CARD" (`orders.queue_key`)."""
     out: dict[str, list[Mapping[str, Any]]] = {}
     for order in orders:
-        out.setdefault(order["unit"], []).append(order)
+        out.setdefault(f"{order['unit']} {order['card']}" if order.get("card") else order["unit"], []).append(order)
     return out
 
 
@@ -39,9 +40,11 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
     sender = state.get("awaiting")
     if sender and state.get("card"):
         unit = context.cards[state["card"]]
-        now = [o for o in orders if o["unit"] == unit and not o.get("queued")]
-        activate(context, state, unit, now or [{"unit": unit, "act": "hold"}], dice, decisions, events)
-        queue = group([o for o in orders if o["unit"] != unit or o.get("queued")])
+        drawn = state["card"]
+        now = [o for o in orders if queue_key(o, drawn, unit) == unit]
+        activate(context, state, unit, now or [{"unit": unit, "act": "hold"}], dice, decisions, events,
+                 context.second(drawn))
+        queue = group([o for o in orders if queue_key(o, drawn, unit) != unit])
         state["result"] = outcome(context, state, final=False)
     state["card"] = None
     state["awaiting"] = None
@@ -50,6 +53,7 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
         if card == JOKER:
             events.append({"type": "joker", "section": "A1", "turn": state["deck"]["turn"] - 1})
             state["activated"] = []
+            state["led"] = []
             state["turn"] = state["deck"]["turn"]
             if state["deck"]["turn"] > context.turns:
                 state["result"] = outcome(context, state)
@@ -59,13 +63,15 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
         unit = context.cards[card]
         side = context.side_of(unit)
         events.append({"type": "drawn", "section": "A1", "card": card, "unit": unit, "side": side})
-        if unit in state["activated"] or not bases_of(state, unit):
+        second = context.second(card)
+        spent = unit in state.get("led", []) if second else unit in state["activated"]
+        if spent or not bases_of(state, unit):
             events.append({"type": "passed", "section": "A1", "card": card, "unit": unit})
             continue
-        queued = queue.get(unit) if side == sender else None
-        if queued and not check_unit(context, state, side, unit, list(enumerate(queued))):
+        queued = (queue.get(f"{unit} {card}") or queue.get(unit)) if side == sender else None
+        if queued and not check_activation(context, state, side, unit, list(enumerate(queued)), second):
             events.append({"type": "queued", "section": "A1", "card": card, "unit": unit})
-            activate(context, state, unit, queued, dice, decisions, events)
+            activate(context, state, unit, queued, dice, decisions, events, second)
             state["result"] = outcome(context, state, final=False)
             continue
         state["card"] = card

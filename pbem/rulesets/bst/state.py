@@ -27,6 +27,7 @@ def normalize(context: Context, state: State) -> State:
     for key, default in (("phase", "activation"), ("turn", 1), ("card", None), ("awaiting", None), ("result", None)):
         state.setdefault(key, default)
     state.setdefault("activated", [])
+    state.setdefault("led", [])
     state.setdefault("lost", {})
     if "deck" not in state:
         state["deck"] = new_deck(context.cards)
