@@ -126,3 +126,15 @@ def test_the_orders_template_lists_own_units_and_only_the_enemy_seen() -> None:
     lines = r.ruleset.order_template(r.context, r.view(state, "british"), "british")
     assert any(line.startswith("a: rifles") for line in lines) and any(line.startswith("m: lmg") for line in lines)
     assert lines[-1] == "enemy units you see (3.4): g"
+
+
+def test_a_firer_killed_later_in_the_phase_stays_named_to_the_side_that_saw_it_fire() -> None:
+    r = rules()
+    units = {"a": {"side": "british", "type": "rifles"}, "g": {"side": "german", "type": "rifles"}}
+    bases = {"a-a": {"unit": "a", "at": [1000, 260], "facing": 0}, "g-a": {"unit": "g", "at": [1000, 460], "facing": 180}}
+    state = normalize(r.context, {"setup": r.setup, "turn": 1, "phase": "fire", "units": units, "bases": bases})
+    orders = {"british": [{"fire": "g", "unit": "a"}], "german": [{"fire": "a", "unit": "g"}]}
+    out = r.resolve(state, {s: Submission(s, orders[s]) for s in SIDES}, ForcedDice([0, 5]), Decisions())
+    assert out.state["units"]["a"]["status"] == "eliminated"
+    shown = [r.visible(event, "german") for event in out.events]
+    assert [(e["type"], e["unit"]) for e in shown if e] == [("fire", "a"), ("fire", "g")]

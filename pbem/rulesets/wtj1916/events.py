@@ -3,8 +3,8 @@
 Fog (3.4 spotting, fog.py): an event about a unit the other side does not see reaches it
 redacted or not at all. A move reaches the other side only when it sees the unit after the
 phase (`seen_by`, set at the end of the resolution and never shown). A fire reaches the target's
-side always (it was shot at), without the firer's name and numbers when it does not see the
-firer (`unseen_by`). A resurrection names its donor base to its own side only.
+side always (it was shot at), without the firer's name and numbers when that side does not see
+the firer as it fires (`unseen_by`, set then). A resurrection names its donor base to its own side only.
 """
 
 from __future__ import annotations

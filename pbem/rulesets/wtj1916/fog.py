@@ -67,12 +67,13 @@ def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
 
 
 def annotate(context: Context, state: State, events: list[dict[str, Any]]) -> None:
-    """After a phase: which sides see each mover, and which do not see each firer, in the final state."""
+    """After a phase: which sides see each mover in the final state (and each firer, where the
+    phase did not already say as it fired)."""
     from .context import SIDES
 
     seen = {side: set(seen_units(context, state, side)) for side in SIDES}
     for event in events:
         if event["type"] == "move":
             event["seen_by"] = [s for s in SIDES if s != event["side"] and event["unit"] in seen[s]]
-        elif event["type"] in ("fire", "artillery", "flame"):
+        elif event["type"] in ("fire", "artillery", "flame") and "unseen_by" not in event:
             event["unseen_by"] = [s for s in SIDES if s != event["side"] and event["unit"] not in seen[s]]

@@ -31,12 +31,11 @@ def resolve_move(context: Context, state: State, side: str, submissions: Mapping
     enemy = other(side)
     moves = orders_of(submissions, side)
     passing = passing_orders(context, state, enemy)
-    seen_before = seen_units(context, state, enemy)
     used: set[int] = set()
     for order in moves:
         uid, length = movement.resolve_move(context, state, side, order, events)
         if state["units"][uid]["status"] == "active" and eligible(context, state, uid, length):
-            pass_fire(context, state, enemy, uid, passing, used, seen_before, dice, events)
+            pass_fire(context, state, enemy, uid, passing, used, dice, events)
     for uid, unit in state["units"].items():
         if unit["side"] == side:
             unit["bound"] = False
@@ -74,17 +73,19 @@ def eligible(context: Context, state: State, uid: str, length: int) -> bool:
 
 
 def pass_fire(context: Context, state: State, side: str, mover: str, orders: list[Any], used: set[int],
-              seen_before: list[str], dice: Dice, events: list[dict[str, Any]]) -> None:
+              dice: Dice, events: list[dict[str, Any]]) -> None:
     if not sees_unit(context, state, side, mover):
         return
-    known = board(state, side, sorted(set(seen_before) | {mover}))
+    known = board(state, side, seen_units(context, state, side))  # what the side sees as the mover stops
     for index, order in enumerate(orders):
         if index in used or order["pass_fire"] not in ("any", mover) or order["unit"] not in known["units"]:
             continue
         if fire.check_fire(context, known, side, {**order, "pass_fire": mover}, index, other(side), passing=True):
             continue
+        start = len(events)
         if fire.resolve_fire(context, state, known, side, order, dice, other(side), events, target=mover,
                              passing=True):
+            mark_firers_seen(context, state, events, start)
             used.add(index)
             state["units"][order["unit"]]["marked"] = True
         if state["units"][mover]["status"] != "active":
@@ -101,7 +102,9 @@ def resolve_fire_phase(context: Context, state: State, submissions: Mapping[str,
         for side in order_of_sides:
             if step >= len(queues[side]):
                 continue
+            start = len(events)
             one(context, state, board(state, side, seen[side]), side, queues[side][step], dice, phasing, events)
+            mark_firers_seen(context, state, events, start)
     end_turn(context, state)
 
 
@@ -115,6 +118,15 @@ def one(context: Context, state: State, known: State, side: str, order: Mapping[
         fire.resolve_unjam(state, side, order, dice, events)
     elif "air_strike" in order:
         fire.resolve_air(context, state, side, order, dice, events)
+
+
+def mark_firers_seen(context: Context, state: State, events: list[dict[str, Any]], start: int) -> None:
+    """Fog (3.4): whether the target's side sees each firer as it fires (spotted by its firing), so
+    a unit killed later in the phase is still named to the side that saw it fire."""
+    for event in events[start:]:
+        if event["type"] in ("fire", "artillery", "flame"):
+            enemy = other(event["side"])
+            event["unseen_by"] = [] if sees_unit(context, state, enemy, event["unit"]) else [enemy]
 
 
 def end_turn(context: Context, state: State) -> None:
