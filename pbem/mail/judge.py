@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import imaplib
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -36,6 +37,20 @@ def utcnow() -> datetime.datetime:
     return datetime.datetime.now(datetime.timezone.utc)
 
 
+@dataclass(frozen=True)
+class Quiet:
+    """A game whose last look found nothing to do: it needs none until `wake` or until its folders change.
+
+    `marks` are the modification times of the folders every change to a game goes through (new
+    turns, orders, decision files and game.yaml are all renamed into them); `wake` is the next
+    reminder or deadline, if any.
+    """
+
+    folders: tuple[str, ...]
+    marks: tuple[int | None, ...]
+    wake: datetime.datetime | None
+
+
 @dataclass
 class JudgedGame:
     """A game this judge runs: the served game, the judge's memory of it, and the referee key."""
@@ -43,6 +58,7 @@ class JudgedGame:
     served: Served
     state: JudgeState
     key: SigningKey
+    quiet: Quiet | None = None
 
     @property
     def id(self) -> str:
@@ -83,6 +99,7 @@ class Judge:
             raise PbemError("the same game was given twice")
         self.home = self.games[0]
         self.waiting = False  # True only while `run` waits for mail: the one time a stop may interrupt it
+        self.failures = 0  # adjudications that failed
         self.intake = MailIntake([g.served for g in self.games], self.home.served.root, limits.max_files, now)
 
     # --- running -------------------------------------------------------------------------------------
@@ -142,9 +159,28 @@ class Judge:
             self._mail(item)
             report.mails += 1
         for game in self.games:
-            report.adjudicated += self._tick(game)
+            if self._still_quiet(game):
+                continue
+            report.adjudicated += self._look(game)
         report.sent = self.flush()
         return report
+
+    def _look(self, game: JudgedGame) -> list[str]:
+        """`_tick` the game; if it did nothing at all, remember it as quiet (what it saw, when to wake)."""
+        folders = _folders(game.served.root, current_position(game.served.game).next_seq)
+        marks = _folder_marks(folders)
+        changes, failures = game.state.changes, self.failures
+        game.quiet = None
+        done = self._tick(game)
+        if not done and game.state.changes == changes and self.failures == failures and marks is not None:
+            game.quiet = Quiet(folders, marks, self._wake(game))
+        return done
+
+    def _still_quiet(self, game: JudgedGame) -> bool:
+        quiet = game.quiet
+        if quiet is None or (quiet.wake is not None and self.now() >= quiet.wake):
+            return False
+        return _folder_marks(quiet.folders) == quiet.marks
 
     def _arrival(self, item: Incoming) -> datetime.datetime:
         """When the mail came: the mailbox's word for it, never later than the judge's own clock.
@@ -158,17 +194,23 @@ class Judge:
         wait = self.poll_seconds
         now = self.now()
         for game in self.games:
-            plan = schedule(game.served.game.settings())
-            position = current_position(game.served.game)
-            opened = game.state.opened(position.next_seq)
-            if plan is None or opened is None or position.over():
-                continue
-            starts = [opened] + [moment for index, _ in ArchiveView(game.served.root).decision_requests(position.next_seq)
-                                 if (moment := game.state.request_opened(position.next_seq, index)) is not None]
-            for moment in [when for start in starts for when in (plan.remind_at(start), plan.due_at(start))]:
-                if moment > now:
-                    wait = min(wait, (moment - now).total_seconds() + 0.5)
+            wake = game.quiet.wake if game.quiet is not None else self._wake(game)
+            if wake is not None:
+                wait = min(wait, (wake - now).total_seconds() + 0.5)
         return max(wait, 0.5)
+
+    def _wake(self, game: JudgedGame) -> datetime.datetime | None:
+        """The game's next reminder or deadline still to come, if any."""
+        plan = schedule(game.served.game.settings())
+        position = current_position(game.served.game)
+        opened = game.state.opened(position.next_seq)
+        if plan is None or opened is None or position.over():
+            return None
+        now = self.now()
+        starts = [opened] + [moment for index, _ in ArchiveView(game.served.root).decision_requests(position.next_seq)
+                             if (moment := game.state.request_opened(position.next_seq, index)) is not None]
+        coming = [when for start in starts for when in (plan.remind_at(start), plan.due_at(start)) if when > now]
+        return min(coming, default=None)
 
     # --- one mail ------------------------------------------------------------------------------------
     def _mail(self, item: Incoming) -> None:
@@ -322,6 +364,7 @@ class Judge:
             report = adjudicate(served.root, game.key, missing_none=forced, lapse=lapse, now=self.now)
         except PbemError as error:
             self.log(f"{game.id}: adjudication {seq} failed: {error}")
+            self.failures += 1  # (tried again next round, as if the game had changed)
             return None
         for warning in report.warnings:
             self.log(f"{game.id}: warning: {warning}")
@@ -525,6 +568,33 @@ class Judge:
                 game.state.mark_sent(item, self.now())
                 sent += 1
         return sent
+
+
+# A folder changed this recently may change again within the same tick of a coarse file-system
+# clock (a second on some): its time cannot tell the two states apart, so the game is looked at again.
+_SETTLED_NS = 2_000_000_000
+
+
+def _folders(root: Path, seq: int) -> tuple[str, ...]:
+    """The folders every change to a game waiting for adjudication `seq` goes through."""
+    return tuple(str(folder) for folder in (root, root / "turns", root / "orders", root / "orders" / seq_dir(seq),
+                                            root / "decisions", root / "decisions" / seq_dir(seq)))
+
+
+def _folder_marks(folders: tuple[str, ...]) -> tuple[int | None, ...] | None:
+    """Modification times of `folders` (None for one that is not there); None if one is too recent."""
+    marks: list[int | None] = []
+    now = time.time_ns()
+    for folder in folders:
+        try:
+            changed = os.stat(folder).st_mtime_ns
+        except FileNotFoundError:
+            marks.append(None)
+            continue
+        if now - changed < _SETTLED_NS:
+            return None
+        marks.append(changed)
+    return tuple(marks)
 
 
 def _counted_from(deadline: object, plan: Schedule | None) -> datetime.datetime | None:

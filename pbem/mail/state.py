@@ -59,6 +59,8 @@ class JudgeState:
         self.path = self.folder / STATE_FILE
         self.outbox = self.folder / OUTBOX_DIR
         self.fresh = not self.path.is_file()
+        self.changes = 0  # saves and queued mails since this object was made (the judge's "did anything happen")
+        self._maybe_queued = True  # False once the outbox was seen empty; only this object fills it
         if self.fresh:
             self.data: dict[str, Any] = {"version": 1, "messages": {}, "sent": {}, "announced": [], "opened": {},
                                          "reminded": {}, "forced": {}, "replies_to": {}}
@@ -74,6 +76,7 @@ class JudgeState:
         text = json.dumps(self.data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
         atomic_write(self.path, text.encode("utf-8"), mode=0o600)
         self.fresh = False
+        self.changes += 1
 
     # --- messages ---------------------------------------------------------------------------------
     def handled(self, message_id: str) -> dict[str, Any] | None:
@@ -133,6 +136,8 @@ class JudgeState:
         self.outbox.mkdir(mode=0o700, parents=True, exist_ok=True)
         if mail.message_id in self.data["sent"]:
             return
+        self.changes += 1
+        self._maybe_queued = True
         existing = sorted(self.outbox.glob(f"*-{mail.key}.json"))
         # Queue order is send order: the name starts with the time it was first queued.
         stem = existing[0].stem if existing else f"{time.time_ns():020d}-{mail.key}"
@@ -141,13 +146,19 @@ class JudgeState:
         atomic_write(self.outbox / f"{stem}.json", json.dumps(meta).encode("utf-8"), mode=0o600)
 
     def queued(self) -> list[Queued]:
+        """The mails waiting to be sent, oldest first (the outbox is not read again once seen empty,
+        until this object queues another: only it writes there)."""
+        if not self._maybe_queued:
+            return []
         if not self.outbox.is_dir():
+            self._maybe_queued = False
             return []
         found = []
         for meta_path in sorted(self.outbox.glob("*.json")):
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             data = (self.outbox / f"{meta_path.stem}.eml").read_bytes()
             found.append(Queued(meta_path.stem, meta["message_id"], tuple(meta["to"]), data))
+        self._maybe_queued = bool(found)
         return found
 
     def mark_sent(self, item: Queued, at: datetime.datetime) -> None:
