@@ -19,11 +19,15 @@ from pbem.core.schemafiles import load_schema
 from pbem.rulesets.fbsm.state import normalize as fbsm_normalize
 from pbem.rulesets.toc.state import normalize as toc_normalize
 from pbem.rulesets.bob.state import normalize as bob_normalize
+from pbem.rulesets.bst.state import normalize as bst_normalize
+from pbem.rulesets.wtj1916.state import normalize as wtj1916_normalize
 
 ruleset.register("toc", "pbem.rulesets.toc:Toc")
 
 ROOT = Path(__file__).resolve().parent.parent
-NORMALIZE = {"fbsm": fbsm_normalize, "toc": toc_normalize, "bob": bob_normalize}
+NORMALIZE = {"fbsm": fbsm_normalize, "toc": toc_normalize, "bob": bob_normalize, "bst": bst_normalize,
+             "wtj1916": wtj1916_normalize}
+TABLE_GAMES = ("bst", "wtj1916")  # bases at points on a table, not units in hexes
 FBSM = ROOT / "tests" / "fbsm"
 TOC = ROOT / "tests" / "toc"
 EXAMPLE = FBSM / "10.03-issue-example.yaml"
@@ -170,9 +174,28 @@ def test_the_schema_refuses(change: dict[str, Any]) -> None:
         schemas.validate(yamlio.Document(data, "x.yaml", {}), load_schema("case"))
 
 
+def test_every_shipped_game_has_a_case_normalizer() -> None:
+    assert set(NORMALIZE) == set(ruleset.shipped())
+
+
+def test_every_table_case_puts_each_base_of_a_known_unit_at_a_whole_point() -> None:
+    cases = [path for path in ALL if path.parent.name in TABLE_GAMES]
+    assert len(cases) >= 100
+    for path in cases:
+        rules, state = situation(load_case(path).data, path.parent)
+        full = NORMALIZE[rules.id](rules.context, state)
+        for bid, base in full["bases"].items():
+            assert base.get("unit") is not None, (path.name, bid)
+            at = base.get("at")
+            if at is not None:  # off the table (lost, not yet entered) otherwise
+                assert len(at) == 2 and all(type(c) is int for c in at), (path.name, bid, at)
+
+
 def test_every_case_is_in_the_new_format_and_every_unit_has_hex_and_status() -> None:
     assert len(ALL) >= 413
     for path in ALL:
+        if path.parent.name in TABLE_GAMES:
+            continue
         data = load_case(path).data
         rules, state = situation(data, path.parent)
         full = NORMALIZE[rules.id](rules.context, state)
