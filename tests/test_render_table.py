@@ -4,7 +4,8 @@ on a table view, and fog of war: the picture shows what the adapter gives and no
 
 The drawing is tested directly from a `TablePicture` built here on a `TableMap` read from a
 small document, and through `map_svg` / `pbem render` with a test adapter standing in for a
-miniatures ruleset's (no shipped ruleset plays on a table yet).
+miniatures ruleset's, so the drawing is proven apart from any one game (bst and wtj1916 test
+their own pictures in tests/<id>/).
 """
 
 from __future__ import annotations
