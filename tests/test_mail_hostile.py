@@ -7,6 +7,7 @@ and the Maildir.
 
 from __future__ import annotations
 
+import base64
 import os
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from pbem.core import signing, yamlio
 from pbem.core.archive import Archive
 from pbem.core.audit import audit
 from pbem.mail.limits import Limits
+from pbem.mail.maildir import ensure_maildir
 from tests.test_cli_lifecycle import snapshot
 from tests.test_mail_kit import (ADDRESSES, JUDGE, World, body_text, deliver, make_world, maildir_judge, parse_mail,
                                  plain_mail, recipients, signed_orders, take_outbox)
@@ -84,17 +86,38 @@ def test_path_in_attachment_names_is_refused_and_explained(started: tuple[World,
     assert len(filed(maildir, "failed")) == 3
 
 
+def deliver_huge(maildir: Path, sender: str, megabytes: int) -> None:
+    """A mail with a `megabytes` MB attachment, written into the Maildir piece by piece.
+
+    The same mail `plain_mail` builds, without ever holding it (or its base64 form) in memory:
+    the test is about what the judge reads, and a test run must stay small (issue #17).
+    """
+    head = plain_mail(sender, "huge", "orders attached", files={"orders.yaml": b"@@"})
+    before, after = head.split(base64.b64encode(b"@@") + b"\n", 1)
+    block = os.urandom(1026)  # a multiple of 3 bytes: its base64 lines join up without padding
+    line = base64.encodebytes(block)
+    ensure_maildir(maildir)
+    tmp = maildir / "tmp" / "huge.test"
+    with open(tmp, "wb") as out:
+        out.write(before)
+        for _ in range(megabytes * 1024 * 1024 // len(block)):
+            out.write(line)
+        out.write(after)
+    os.replace(tmp, maildir / "new" / "huge.test")
+
+
 def test_fifty_megabyte_attachment_is_not_read(started: tuple[World, Path]) -> None:
     world, maildir = started
-    big = os.urandom(1024) * (50 * 1024)
-    deliver(maildir, plain_mail(RED, "huge", "orders attached", files={"orders.yaml": big}))
+    deliver_huge(maildir, RED, 50)
     before = archive_files(world)
     mails = run_judge(world, maildir)
     [text] = answers_to(mails, RED)
     assert "the judge reads mails of at most" in text
     assert archive_files(world) == before
-    [failed] = filed(maildir, "failed")
-    assert failed.startswith(b"X-Pbem-Failure: the mail is ")
+    [failed] = (maildir / ".failed" / "cur").iterdir()
+    assert failed.stat().st_size > 50 * 1024 * 1024
+    with open(failed, "rb") as handle:
+        assert handle.read(64).startswith(b"X-Pbem-Failure: the mail is ")
 
 
 def test_big_attachment_within_a_readable_mail(started: tuple[World, Path]) -> None:

@@ -9,6 +9,7 @@ wrote for each side (`samples/*/game/turns/NNNN/SIDE.yaml`).
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+import zlib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -37,8 +38,14 @@ def _loaded(path: Path) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
+def _svg_text(path: Path) -> bytes:
+    """The picture, compressed: kept for the whole session (drawing is the slow part), small (issue #17)."""
+    return zlib.compress(map_svg(_loaded(path)).encode("utf-8"))
+
+
 def _svg(path: Path) -> ET.Element:
-    return ET.fromstring(map_svg(_loaded(path)))
+    """A fresh parse each time: a parsed picture holds about six times its text in memory."""
+    return ET.fromstring(zlib.decompress(_svg_text(path)).decode("utf-8"))
 
 
 _PATHS: dict[int, Path] = {}
