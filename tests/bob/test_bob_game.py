@@ -38,12 +38,12 @@ def scenario() -> dict[str, Any]:
 
 def invariant_problems(ctx: Context, state: dict[str, Any]) -> list[str]:
     found: list[str] = []
-    stacks: dict[tuple[str, str], int] = {}
+    stacks: dict[tuple[str, str, bool], int] = {}
     for uid, unit in state["units"].items():
         if unit["status"] == "active":
             if not ctx.hexes.on_map(unit["hex"]):
                 found.append(f"{uid} stands off the map at {unit['hex']}")
-            key = (unit["hex"], ctx.units[uid].side)
+            key = (unit["hex"], ctx.units[uid].side, ctx.units[uid].type.vehicle)
             stacks[key] = stacks.get(key, 0) + 1
         elif unit["hex"] is not None:
             found.append(f"{uid} is {unit['status']} but has a hex")
@@ -55,7 +55,11 @@ def invariant_problems(ctx: Context, state: dict[str, Any]) -> list[str]:
             found.append(f"decoy {uid} on the map without its marker")
         if unit["status"] == "removed" and not ctx.units[uid].decoy:
             found.append(f"{uid} removed but not a decoy")
-    found += [f"{hex_id} holds {n} {side} units" for (hex_id, side), n in stacks.items() if n > 2]
+    # 2.0 and V10: two units a side besides vehicles, one vehicle, never a vehicle among enemy units
+    found += [f"{hex_id} holds {n} {side} {'vehicles' if vehicle else 'units'}"
+              for (hex_id, side, vehicle), n in stacks.items() if n > (1 if vehicle else 2)]
+    found += [f"a {side} vehicle in {hex_id} among enemy units" for (hex_id, side, vehicle) in stacks
+              if vehicle and any(h == hex_id and s != side and not v for (h, s, v) in stacks)]
     for side, left in state["cps"].items():
         if not 0 <= left <= ctx.card.cps[side]:
             found.append(f"{side} has {left} CPs")

@@ -20,7 +20,9 @@ turn, Used whatever happens):
    mover it suppresses checks morale as under Op Fire, 9.0); units standing still are not attacked
    again.
 
-Artillery Op Fire (17.0's +1) is not adjudicated: a support is called only in its side's impulse.
+As Op Fire (`{artillery: ID, opfire: true}` marks it, three units too), a support fires at an enemy
+mover by its side's standing `artillery` answer (`op_fire`): +1 to the Prof Check die, the Fire
+Mission aimed at the mover's own hex; the mover is attacked as moving.
 """
 
 from __future__ import annotations
@@ -29,13 +31,14 @@ from typing import Any
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
-from pbem.core.ruleset import State
+from pbem.core.ruleset import Decisions, State, standing_answer
 
 from . import conceal
+from .checks import public_name
 from .context import Context
 from .fire import apply, outcome
 from .heavy import gun_outcome
-from .terrain import own_cover
+from .terrain import open_ground, own_cover
 
 
 def supports(ctx: Context, side: str) -> dict[str, dict[str, int]]:
@@ -46,7 +49,8 @@ def problems(ctx: Context, state_view: dict[str, Any], side: str, order: dict[st
              seen: set[str]) -> list[Problem]:
     """17.0 on the side's view: one of its supports, not yet Used this turn, at a hex on the map."""
     mine = supports(ctx, side)
-    used = set((state_view.get("artillery") or {}).get("used", []))
+    record = state_view.get("artillery") or {}
+    used = set(record.get("used", [])) | set(record.get("marked", []))
     name = order["artillery"]
     if name not in mine:
         return [Problem(f"{name} is not one of your Artillery Supports", order=index, path=("artillery",),
@@ -56,7 +60,10 @@ def problems(ctx: Context, state_view: dict[str, Any], side: str, order: dict[st
                         path=("artillery",), section="17.0",
                         legal=", ".join(sorted(set(mine) - used - seen)) or "none left")]
     seen.add(name)
-    if not ctx.hexes.on_map(order["at"]):
+    if ("at" in order) == bool(order.get("opfire")):
+        return [Problem(f"call {name} on a hex (`at`) or mark it Op Fire (`opfire: true`), one of the two",
+                        order=index, path=("artillery",), section="17.0")]
+    if "at" in order and not ctx.hexes.on_map(order["at"]):
         return [Problem(f"{order['at']} is not on the map", order=index, path=("at",), section="17.0")]
     return []
 
@@ -72,29 +79,45 @@ def _drift(ctx: Context, hex_id: str, direction: int, count: int) -> str | None:
     return found if found is not None and ctx.hexes.on_map(found) else None
 
 
-def call(ctx: Context, state: State, dice: Dice, side: str, order: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    """Carry out one accepted call (17.0)."""
-    name = str(order["artillery"])
+def order(ctx: Context, state: State, dice: Dice, side: str, given: dict[str, Any],
+          events: list[dict[str, Any]]) -> None:
+    """Carry out one accepted artillery order of an impulse: a call, or marking the support Op Fire."""
+    name = str(given["artillery"])
+    if given.get("opfire"):
+        record = state["artillery"]
+        record["marked"] = sorted({*record["marked"], name})
+        events.append({"type": "mark", "side": side, "section": "17.0", "unit": name, "as": name, "mark": "opfire"})
+        return
+    call(ctx, state, dice, side, name, str(given["at"]), events)
+
+
+def call(ctx: Context, state: State, dice: Dice, side: str, name: str, at: str, events: list[dict[str, Any]], *,
+         mover: str | None = None) -> None:
+    """17.0: one Artillery Support fires at `at`; as Op Fire (`mover`) +1 to its Prof Check."""
     support = supports(ctx, side)[name]
     record = state["artillery"]
     record["used"] = sorted({*record["used"], name})
+    record["marked"] = [m for m in record["marked"] if m != name]
     event: dict[str, Any] = {"type": "artillery", "side": side, "section": "17.0", "support": name,
-                             "at": order["at"], "prof": int(support["prof"]), "accuracy": int(support["accuracy"])}
+                             "at": at, "prof": int(support["prof"]), "accuracy": int(support["accuracy"])}
     events.append(event)
     roll = dice.die(10, f"17.0 prof check of {name}")
     event["prof_roll"] = roll
+    if mover is not None:
+        event["op_fire"] = int(ctx.tables["artillery_op_fire"])
+        roll += int(ctx.tables["artillery_op_fire"])
     if roll > int(support["prof"]):
         event["landed"] = None
         event["why"] = "failed its Prof Check"
         return
     aim = dice.die(10, f"17.0 accuracy of {name}")
     event["accuracy_roll"] = aim
-    landed: str | None = order["at"]
+    landed: str | None = at
     if aim > int(support["accuracy"]):
         face = dice.die(6, f"17.0 drift direction of {name}")
         direction = int(ctx.tables["artillery_drift"][face - 1])
         event["drift"] = {"hexes": aim - int(support["accuracy"]), "d6": face, "direction": direction}
-        landed = _drift(ctx, order["at"], direction, aim - int(support["accuracy"]))
+        landed = _drift(ctx, at, direction, aim - int(support["accuracy"]))
     event["landed"] = landed
     if landed is None:
         event["why"] = "drifted off the map"
@@ -103,8 +126,28 @@ def call(ctx: Context, state: State, dice: Dice, side: str, order: dict[str, Any
     record["missions"].append(mission)
     for hex_id in _area(ctx, landed):
         targets = [uid for uid, u in sorted(state["units"].items()) if u["status"] == "active" and u["hex"] == hex_id]
-        _bombard(ctx, state, dice, mission, hex_id, targets, None, events)
+        _bombard(ctx, state, dice, mission, hex_id, targets, mover, events)
     conceal.sweep(ctx, state, events)
+
+
+def op_fire(ctx: Context, state: State, dice: Dice, decisions: Decisions, side: str, mover: str, hex_id: str,
+            events: list[dict[str, Any]]) -> None:
+    """17.0: each of the side's supports marked Op Fire whose standing answer says so fires at the mover,
+    its Fire Mission on the mover's hex (the area must hold the mover)."""
+    for name in list(state["artillery"]["marked"]):
+        if state["units"][mover]["status"] != "active" or name not in supports(ctx, side):
+            continue
+        policy = (standing_answer(state, side, "artillery", {}) or {}).get(name) or {"at": "first"}
+        at = policy.get("at", "first")
+        if at == "ask":
+            wanted = decisions.ask(side, "opfire", "17.0", {"unit": name, "mover": public_name(state, mover),
+                                                            "hex": hex_id, "from": None, "final": False, "cp": False},
+                                   ["hold", "fire"]) == "fire"
+        else:
+            wanted = at == "first" or (at == "open" and open_ground(ctx, hex_id)) or \
+                (at == "hexes" and hex_id in (policy.get("hexes") or []))
+        if wanted:
+            call(ctx, state, dice, side, name, hex_id, events, mover=mover)
 
 
 def strike_mover(ctx: Context, state: State, dice: Dice, mover: str, hex_id: str, events: list[dict[str, Any]]) -> None:

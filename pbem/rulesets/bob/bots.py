@@ -86,14 +86,17 @@ def _artillery(ctx: Context, view: State, board: Board, seed: bytes) -> list[dic
     """17.0: call a support left this turn on the enemy hex with the most pieces, three hexes clear of ours."""
     if _pick(seed, "artillery", 2):
         return []
-    used = set((view.get("artillery") or {}).get("used", []))
+    record = view.get("artillery") or {}
+    used = set(record.get("used", [])) | set(record.get("marked", []))
     ready = sorted(s for s in artillery.supports(ctx, board.side) if s not in used)
     ours = [u["hex"] for u in board.own.values() if u["status"] == "active"]
     enemy = board.enemy_hexes()
     targets = sorted((h for h in enemy if all(ctx.hexes.distance(h, o) > 3 for o in ours)),
                      key=lambda h: (-enemy[h], h))
-    if not ready or not targets:
+    if not ready:
         return []
+    if not targets:
+        return [{"artillery": ready[0], "opfire": True}]  # 17.0: wait for a mover instead
     return [{"artillery": ready[0], "at": targets[0]}]
 
 

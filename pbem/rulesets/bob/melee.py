@@ -100,7 +100,7 @@ def recover(ctx: Context, state: State, events: list[dict[str, Any]]) -> None:
             unit["supp"] -= 1
         unit["used"] = unit["opfire"] = unit["marked"] = unit["cp"] = False
     if "artillery" in state:
-        state["artillery"]["used"] = []  # 17.0: each support once a turn
+        state["artillery"]["used"] = state["artillery"]["marked"] = []  # 17.0: each support once a turn
     if state["turn"] >= ctx.card.turns:
         state["result"] = victory.final(ctx, state)
         events.append({"type": "victory", **state["result"]})

@@ -91,6 +91,12 @@ def route_problems(ctx: Context, board: Board, uid: str, order: dict[str, Any], 
             if assaulted or "assault" in order:
                 return problems + (assaulted or [Problem("a close assault ends the move: no assault fire after it",
                                                          order=index, path=("assault",), section="V8")])
+            back = here if here is not None else unit["hex"]
+            if back != start and len([u for u in board.own_in(back) if not ctx.units[u].type.vehicle]) + 1 > \
+                    int(ctx.tables["stacking"]):
+                return problems + [Problem(f"{uid} comes back to {back} after its close assault, and {back} would "
+                                           f"hold more than {ctx.tables['stacking']} of your units", order=index,
+                                           path=where, section="2.0")]
             if not problems:
                 unit.update(hex=here if here is not None else unit["hex"], status="active", used=True)
             return problems

@@ -69,9 +69,11 @@ def validate(ctx: Context, board: Board, phase: str, orders: list[dict[str, Any]
         high = left  # 4.0: once one side has Used all its units, the other Uses the rest
     alone = len(orders) == 1 and count > high  # V1: a gun or vehicle over the most may still act alone
     if not problems and not (least <= count <= high or alone):
-        problems.append(Problem(f"this impulse Uses {count} units (a gun or vehicle counts three); your Operations "
-                                f"Range is {low}-{high} and {left} may still be Used", section="V1" if count != len(
-                                    orders) else "4.0", legal=f"{least} to {min(high, left)} units"))
+        heavy = any(actor(o) in ctx.units and ctx.units[actor(o)].type.heavy for o in orders)
+        section = "V1" if heavy else "17.0" if count != len(orders) else "4.0"
+        problems.append(Problem(f"this impulse Uses {count} units (a gun, a vehicle or an Artillery Support counts "
+                                f"three); your Operations Range is {low}-{high} and {left} may still be Used",
+                                section=section, legal=f"{least} to {min(high, left)} units"))
     return problems
 
 
@@ -114,7 +116,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, side: 
     for order in orders:
         uid = actor(order)
         if "artillery" in order:
-            artillery.call(ctx, state, dice, side, order, events)
+            artillery.order(ctx, state, dice, side, order, events)
             victory.update_held(ctx, state)
             continue
         if state["units"][uid]["status"] in ("eliminated", "removed"):

@@ -31,8 +31,10 @@ FIRE = _item(["fire", "at"], fire=UNIT, at=HEX, reroll=REROLL,
              target=TARGET, satw={"type": "boolean", "description": "V9: fire the squad's bazooka or panzerfaust"})
 OPFIRE = _item(["opfire"], opfire=UNIT)
 USED = _item(["used"], used=UNIT)
-ARTILLERY = _item(["artillery", "at"], artillery={**UNIT, "description": "17.0: one of your Artillery Supports"},
-                  at={**HEX, "description": "17.0: the hex the Fire Mission is called on"})
+ARTILLERY = _item(["artillery"], artillery={**UNIT, "description": "17.0: one of your Artillery Supports"},
+                  at={**HEX, "description": "17.0: the hex the Fire Mission is called on"},
+                  opfire={"const": True, "description": "17.0: mark it Op Fire instead: it fires at an enemy mover "
+                                                        "by your standing `artillery` answer (+1 to its Prof Check)"})
 PLACE = _item(["place", "hex"], place=UNIT, hex=HEX, concealed={"type": "boolean"},
               bank={**HEX, "description": "14.0: in a dike road hex, the neighbour on the side of the road it stands"},
               facing=FACING)
@@ -60,7 +62,7 @@ HINTS = {
     "opfire": '{opfire: A3}   mark a unit Op Fire (4.0): it then fires at movers by your standing orders',
     "used": '{used: A4}   mark a unit Used without acting (4.0)',
     "artillery": '{artillery: US-ART, at: "0608"}   call an Artillery Support on a hex (17.0): three units of '
-                 'your Operations Range, once a turn',
+                 'your Operations Range, once a turn; or {artillery: US-ART, opfire: true} to mark it Op Fire',
     "concede": "{concede: true}   give up the game",
 }
 KINDS = {"setup": ["place", "foxhole"], "preturn": ["move", "fire", "opfire", "used"],
@@ -104,6 +106,12 @@ STANDING_SCHEMA: dict[str, Any] = {
                                                                     "melee dice when both miss (default never)"},
         "preturn": {"enum": ["skip", "play"], "description": "3.0: the side moving second plays the pre-turn CP "
                                                            "actions (default skip: no mail)"},
+        "artillery": {
+            "type": "object", "propertyNames": UNIT, "maxProperties": 20,
+            "additionalProperties": _item(["at"], at={"enum": ["first", "open", "hexes", "hold", "ask"]},
+                                          hexes={"type": "array", "items": HEX, "maxItems": 50}),
+            "description": "17.0: per Artillery Support marked Op Fire, when it fires at an enemy mover: first "
+                           "(default), open (only one entering open ground), hexes (only in `hexes`), hold, ask"},
     },
 }
 

@@ -399,7 +399,8 @@ def _reveal(event: Mapping[str, Any], side: str, sec: str) -> str:
 
 def _artillery(event: Mapping[str, Any], side: str, sec: str) -> str:
     said = (f"The {side} side called {event.get('support')} on {event.get('at')}: Prof Check roll "
-            f"{event.get('prof_roll')} against {event.get('prof')}")
+            f"{event.get('prof_roll')}" + (f" +{event['op_fire']} for Op Fire" if event.get("op_fire") else "") +
+            f" against {event.get('prof')}")
     if "accuracy_roll" in event:
         said += f", accuracy roll {event.get('accuracy_roll')} against {event.get('accuracy')}"
     drift = event.get("drift")

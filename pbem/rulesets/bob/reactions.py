@@ -31,6 +31,7 @@ from pbem.core.ruleset import Decisions, State, standing_answer
 
 from . import conceal
 from .checks import check, public_name
+from .artillery import op_fire as artillery_op_fire
 from .artillery import strike_mover
 from .facing import turn_to
 from .heavy import prof_check, prof_modifiers
@@ -125,9 +126,16 @@ def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, step: St
         strike_mover(ctx, state, dice, step.mover, step.hex, events)
         if state["units"][step.mover]["status"] != "active":
             return "gone"
-        hit = any(r["unit"] == step.mover and r["result"] in ("suppressed", "reduced")
-                  for e in events[before:] if e["type"] == "bombard" for r in e["results"])
-        if hit and _mover_checks(ctx, state, dice, step, events, retreating=retreating, reroll=reroll) == "stopped":
+        if _bombarded(step, events[before:]) and \
+                _mover_checks(ctx, state, dice, step, events, retreating=retreating, reroll=reroll) == "stopped":
+            return "stopped"
+    if step.entered and state.get("artillery", {}).get("marked"):
+        before = len(events)
+        artillery_op_fire(ctx, state, dice, decisions, side, step.mover, step.hex, events)
+        if state["units"][step.mover]["status"] != "active":
+            return "gone"
+        if _bombarded(step, events[before:]) and \
+                _mover_checks(ctx, state, dice, step, events, retreating=retreating, reroll=reroll) == "stopped":
             return "stopped"
     for uid, unit in list(on_map(ctx, state, side)):
         mover = state["units"][step.mover]
@@ -177,6 +185,12 @@ def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, step: St
             return "stopped"
     mover = state["units"][step.mover]
     return "go" if mover["status"] == "active" else "gone"
+
+
+def _bombarded(step: Step, events: list[dict[str, Any]]) -> bool:
+    """17.0: a Fire Mission put a suppression result on the mover (it then checks as under Op Fire, 9.0)."""
+    return any(r["unit"] == step.mover and r["result"] in ("suppressed", "reduced")
+               for e in events if e["type"] == "bombard" for r in e["results"])
 
 
 def _stopped(state: State, step: Step, events: list[dict[str, Any]]) -> bool:

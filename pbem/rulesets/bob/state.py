@@ -88,6 +88,7 @@ def normalize(ctx: Context, state: State) -> State:
     if any(card.artillery.values()):
         given = state.get("artillery") or {}
         full["artillery"] = {"used": sorted(given.get("used", [])),  # 17.0: supports Used this turn
+                             "marked": sorted(given.get("marked", [])),  # marked Op Fire, not fired yet
                              "missions": copy.deepcopy(given.get("missions", []))}  # Fire Missions on the map
     if "standing" in state:
         full["standing"] = copy.deepcopy(state["standing"])
