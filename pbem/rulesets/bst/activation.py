@@ -15,14 +15,14 @@ from typing import Any, Mapping, Sequence
 from pbem.core.chance import Dice
 from pbem.core.ruleset import Decisions, Event, State
 
-from . import fire, hits
+from . import fire, hits, melee
 from .context import Context
 from .deck import take_out
 from .leaders import commanded, commander_lost, in_leader_command
 from .opfire import Mover, react
 from .orders import FIRES, MOVES, bases_of, firers_of, heading_of, named, plan
 
-TO_HIT = {"move": "move", "move-fire": "move", "fire": "fire", "hunker": "hunker", "none": "fire"}
+TO_HIT = {"move": "move", "move-fire": "move", "fire": "fire", "hunker": "hunker", "none": "fire", "retire": "fire", "fight": "fire"}
 
 
 def remove(context: Context, state: State, bid: str, events: list[Event], section: str) -> None:
@@ -87,8 +87,13 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
     """The bases `ids` act by `orders`: markers first, then fire, moves and F7 (the order of
     play in the module's docstring)."""
     action = {bid: order["act"] for order in orders for bid in named(state, order)}
+    touching = melee.contacts(context, state)
+    fighting = [bid for bid in ids if bid in touching]  # C3: close combat is their action, and the last
+    retire = any(order["act"] == "retire" for order in orders)
     able: dict[str, bool] = {}
     for bid in ids:
+        if bid in fighting:
+            continue
         act = action.get(bid, "none")
         entry = state["bases"][bid]
         if act == "recover":
@@ -124,6 +129,7 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
     for bid in sorted(set(immediate)):
         if bid in state["bases"]:
             resolve_markers(context, state, bid, context.tables.to_hit("immediate"), dice, events, "F7")
+    melee.resolve(context, state, side, [bid for bid in fighting if bid in state["bases"]], retire, dice, events)
 
 
 def attack(context: Context, state: State, side: str, order: Mapping[str, Any], ids: Sequence[str],
@@ -161,6 +167,7 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
         events.append({"type": "move-cancelled", "section": "M3", "bases": list(ids),
                        "why": "; ".join(p.message for p in problems)})
         return
+    before = set(melee.contacts(context, state))
     mover = Mover({bid: context.stand(bid, state["bases"][bid]) for bid in ids}, movement.path, {})
     reacting: list[Event] = []
     if len(movement.path) > 1:
@@ -179,3 +186,4 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
         event["stopped"] = dict(sorted(mover.stopped.items()))
     events.append(event)
     events.extend(reacting)
+    melee.entered(context, state, [bid for bid in ids if bid in state["bases"]], before, dice, events)

@@ -1,6 +1,7 @@
 """Bots (A1): legal orders for the drawn card from the side's own view, with a queue.
 
-For each unit: recover the pinned and suppressed bases; the others fire at the nearest
+For each unit: its bases in close combat fight it out; recover the pinned and suppressed
+bases; the others fire at the nearest
 enemy unit they all may fire at, else move toward the nearest enemy base (or the table's
 centre), else hold. The bot queues the same kind of orders for all its other units (a unit
 that already activated may come up again after a Joker),
@@ -15,6 +16,7 @@ from typing import Any, Mapping
 from pbem.geometry import plane
 
 from .context import Context
+from .melee import contacts
 from .orders import bases_of, check_unit, validate
 
 
@@ -24,10 +26,13 @@ def pick(seed: bytes, label: str, n: int) -> int:
 
 def unit_orders(context: Context, view: Mapping[str, Any], side: str, unit: str, seed: bytes) -> list[dict[str, Any]]:
     """One unit's orders: a legal set, or hold."""
+    fighting = set(contacts(context, dict(view)))
     ids = bases_of(view, unit)
+    busy = [bid for bid in ids if bid in fighting]
+    ids = [bid for bid in ids if bid not in fighting]
     hurt = [bid for bid in ids if view["bases"][bid]["status"] != "ok"]
     fit = [bid for bid in ids if bid not in hurt]
-    orders: list[dict[str, Any]] = []
+    orders: list[dict[str, Any]] = [{"unit": unit, "act": "fight", "bases": busy}] if busy else []
     if hurt:
         orders.append({"unit": unit, "act": "recover", "bases": hurt})
     if fit:

@@ -114,11 +114,14 @@ def react(context: Context, state: State, side: str, mover: Mover, length: int, 
     `mover.stopped` gets the bases stopped by hits."""
     from .activation import resolve_markers  # the activation module calls this one
 
+    from .melee import contacts
+
     enemy = "axis" if side == "allies" else "allies"
+    fighting = set(contacts(context, state))  # C2, O5: bases in close combat give no opportunity fire
     stands = [s for s in context.stands(state) if s.id not in mover.start]
     plans = []
     for unit in sorted(u for u, meta in context.units.items() if meta.side == enemy):
-        firers = [s for s in stands if s.unit == unit]
+        firers = [s for s in stands if s.unit == unit and s.id not in fighting]
         trigger = trigger_of(state, enemy, unit)
         if unit in state["activated"] or not firers or trigger == "hold":
             continue

@@ -32,11 +32,11 @@ from .movement import allowance, penalty
 from .sight import sees
 from .stands import Stand, in_contact
 
-ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead")
+ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire")
 LED = ("hunker", "recover", "fire", "move", "move-fire")
 MOVES = ("move", "move-fire")
 FIRES = ("fire", "move-fire")
-ACT_SECTION = {"lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
+ACT_SECTION = {"fight": "C3", "retire": "C7", "lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
 
 ORDER_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["unit", "act"],
@@ -65,6 +65,7 @@ def order_kinds() -> list[str]:
             "{unit: U, act: move, to|path|toward: ..., distance: N|max, face: DEG|[x, y]}  15 cm (M3)",
             "{unit: U, act: move-fire, target: ENEMY-UNIT, to|path|toward: ...}  fire, then 10 cm (F6)",
             "{unit: LEADER, act: lead, do: ACT, bases: [B, ...], ...}  a platoon leader leads its bases (L1)",
+            "{unit: U, act: fight|retire, bases: [B, ...]}  bases in close combat fight it out, then stay or retire (C3, C7)",
             "orders for your other units (or with queued: true) wait for their cards, if they come before the enemy's"]
 
 
@@ -103,6 +104,12 @@ def firers_of(context: Context, state: Mapping[str, Any], order: Mapping[str, An
     if order["act"] == "fire" and isinstance(face, int):
         out = [fire.pivoted(context.tables, s, face) or s for s in out]
     return out
+
+
+def melee_contacts(context: Context, state: Mapping[str, Any]) -> set[str]:
+    """C1: the bases in close combat."""
+    from .melee import contacts
+    return set(contacts(context, dict(state)))
 
 
 def check_activation(context: Context, state: Mapping[str, Any], side: str, unit: str,
@@ -182,6 +189,17 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
                 taken[bid] = index
         ids = [bid for bid in ids if bid in own]
         if not ids or act == "hold":
+            continue
+        fighting = melee_contacts(context, state)
+        if act in ("fight", "retire"):
+            problems += [Problem(f"{bid} is not in close combat", order=index, path=("bases",),
+                                 section=ACT_SECTION[act], legal="bases in contact with an enemy")
+                         for bid in ids if bid not in fighting]
+            continue
+        busy = [bid for bid in ids if bid in fighting]
+        if busy:
+            problems.append(Problem(f"{', '.join(busy)} in close combat can only fight it out", order=index,
+                                    path=("bases",), section="C3", legal="act: fight, or act: retire"))
             continue
         moving_keys = [key for key in positions.MOVE_KEYS if key in order and key != "face"]
         if act in MOVES and not moving_keys:

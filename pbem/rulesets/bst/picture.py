@@ -89,6 +89,12 @@ class BstAdapter(Adapter):
             stop = f", stopped in contact with {event['contact']}" if "contact" in event else ""
             hit = "".join(f"; {b} stopped by fire after {d} mm" for b, d in event.get("stopped", {}).items())
             return f"{', '.join(event['bases'])} moved {event['length']} mm{stop}{hit} {where}"
+        if kind == "close-combat-markers":
+            placed = "; ".join(f"{b} on {', '.join(f'{e} {n}' for e, n in spread.items())}"
+                               for b, spread in event["placed"].items())
+            return f"close combat markers: {placed} {where}"
+        if kind == "retired":
+            return f"{', '.join(event['to'])} retire from close combat {where}"
         if kind == "lead":
             return f"{event['unit']} leads {', '.join(event['bases'])} to {event['act']} {where}"
         if kind == "commander-lost":

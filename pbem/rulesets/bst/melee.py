@@ -1,0 +1,148 @@
+"""Close combat in play (C1-C9): entering it, resolving it on activation, continuing, retiring.
+
+Bases of opposite sides within a base width are in close combat (C1); a close combat is a
+group of bases joined by such contacts (C8), however far its ends lie apart.
+
+- Entering (C2, C9): after a move, each enemy base newly contacted resolves its markers: at
+  5+ when its unit has activated this turn, else at 6 (it hunkers down: pbem's reading, its
+  opportunity fire having had its chance during the approach, O1). Then the movers now in
+  contact and the bases they newly contacted place their close combat markers (Table 4, C3)
+  on the enemies they touch, one each from the one most nearly in front (C4). These are not
+  resolved in the activation they are placed.
+- Resolving (C3, C5, C8): when a unit activates with bases in close combat, after its other
+  bases have acted, every base of those combats resolves all its markers at 3+, and results
+  stack (two pins a suppress, two suppresses a kill).
+- Then the activating side continues (the default): every base still in contact places its
+  markers again (C6); or retires (`act: retire` on any of its bases): each of its bases in
+  those combats that is neither pinned nor suppressed moves straight away from the closest
+  enemy base until it is out of contact (at most 6 cm) and takes 1 fire marker (C7).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from pbem.core.chance import Dice
+from pbem.core.ruleset import Event, State
+from pbem.geometry import plane
+
+from . import closecombat, hits
+from .context import Context
+from .stands import Stand, in_contact
+
+
+def contacts(context: Context, state: State) -> dict[str, list[str]]:
+    """Each base in close combat, with the enemy bases it touches (C1)."""
+    stands = context.stands(state)
+    reach = context.tables.number("contact")
+    out: dict[str, list[str]] = {}
+    for a in stands:
+        touching = [b.id for b in stands if b.side != a.side and in_contact(a, b, reach)]
+        if touching:
+            out[a.id] = touching
+    return out
+
+
+def combat_of(context: Context, state: State, start: Sequence[str]) -> list[str]:
+    """C8: every base joined to `start` by contacts with enemies, in id order."""
+    touching = contacts(context, state)
+    seen = {bid for bid in start if bid in touching}
+    frontier = sorted(seen)
+    while frontier:
+        bid = frontier.pop()
+        for other in touching.get(bid, []):
+            if other not in seen:
+                seen.add(other)
+                frontier.append(other)
+    return sorted(seen)
+
+
+def place(context: Context, state: State, ids: Sequence[str], events: list[Event], section: str) -> None:
+    """C3, C4: each base places its close combat markers on the enemies it touches."""
+    touching = contacts(context, state)
+    stands = {s.id: s for s in context.stands(state)}
+    placed: dict[str, dict[str, int]] = {}
+    for bid in ids:
+        if bid not in touching or bid not in stands:
+            continue
+        me = stands[bid]
+        count = closecombat.markers(context.tables, me, state["bases"][bid]["status"] == "suppressed")
+        spread = closecombat.allocate(me, [stands[e] for e in touching[bid]], count)
+        for enemy, n in spread.items():
+            state["bases"][enemy]["markers"] += n
+        placed[bid] = spread
+    if placed:
+        events.append({"type": "close-combat-markers", "section": section, "placed": placed})
+
+
+def entered(context: Context, state: State, movers: Sequence[str], before: set[str], dice: Dice,
+            events: list[Event]) -> None:
+    """C2, C9: after a move, the newly contacted defenders resolve, then markers are placed."""
+    from .activation import resolve_markers
+
+    touching = contacts(context, state)
+    new = sorted({e for m in movers for e in touching.get(m, []) if e not in before})
+    for bid in new:
+        activated = state["bases"][bid]["unit"] in state["activated"]
+        to_hit = context.tables.to_hit("fire" if activated else "hunker")
+        resolve_markers(context, state, bid, to_hit, dice, events, "C2")
+    placing = [m for m in movers if m in touching] + [b for b in new if b in state["bases"]]
+    place(context, state, placing, events, "C2")
+
+
+def resolve(context: Context, state: State, side: str, ids: Sequence[str], retire: bool, dice: Dice,
+            events: list[Event]) -> None:
+    """C3, C5-C8: the close combats of bases `ids` of the activating side."""
+    from .activation import remove
+
+    group = combat_of(context, state, ids)
+    if not group:
+        return
+    for bid in group:
+        if bid not in state["bases"] or not state["bases"][bid]["markers"]:
+            continue
+        entry = state["bases"][bid]
+        rolls, rethrows, results = hits.roll_markers(context.tables, dice, entry["markers"],
+                                                     context.tables.to_hit("close_combat"), bid)
+        status, kills, removed = closecombat.stack(context.tables, entry["status"], entry["kills"], results)
+        entry.update(markers=0, status=status, kills=kills)
+        events.append({"type": "resolved", "section": "C5", "base": bid, "markers": len(rolls),
+                       "to_hit": context.tables.to_hit("close_combat"), "rolls": rolls, "rethrows": rethrows,
+                       "results": results, "status": status, "kills": kills})
+        if removed:
+            remove(context, state, bid, events, "C5")
+    alive = [bid for bid in group if bid in state["bases"]]
+    if not retire:
+        place(context, state, alive, events, "C6")
+        return
+    retreat(context, state, side, alive, events)
+
+
+def retreat(context: Context, state: State, side: str, group: Sequence[str], events: list[Event]) -> None:
+    """C7: the activating side's able bases move straight away from the closest enemy base."""
+    reach = context.tables.number("contact")
+    limit = context.tables.number("retire_distance")
+    moved: dict[str, list[int]] = {}
+    for bid in group:
+        entry = state["bases"][bid]
+        me = context.stand(bid, entry)
+        if me.side != side or entry["status"] != "ok":
+            continue
+        enemies = [s for s in context.stands(state) if s.side != side]
+        if not enemies:
+            continue
+        closest = min(enemies, key=lambda s: (plane.distance2(s.shape, me.shape), s.id))
+        heading = plane.bearing(closest.centre, me.centre)
+        step = plane.direction(heading)
+        far = (me.centre[0] + step[0], me.centre[1] + step[1])
+        point = me.centre
+        for distance in range(1, limit + 1):
+            point = plane.point_along(me.centre, far, distance)
+            there = Stand(me.id, me.side, me.unit, me.weapon, me.base.placed(point), me.kills)
+            if not any(in_contact(there, e, reach) for e in enemies):
+                break
+        entry["at"] = list(point)
+        entry["markers"] += 1
+        moved[bid] = list(point)
+    if moved:
+        events.append({"type": "retired", "section": "C7", "to": moved})
