@@ -1,7 +1,7 @@
 """Blood, Sweat and Tears: Rules for Wargaming World War Two at Company Level (free PDF rules,
 author not named in the text), parts I-III: a card-driven miniatures game (docs/bst.md).
 
-Version 2 adjudicates the core of part I (docs/bst.md says how far each heading is done).
+Version 4 adjudicates the core of part I (docs/bst.md says how far each heading is done).
 Which module rules which headings (labels of tests/bst/sections.yaml):
 
   ruleset.py   the `Bst` class: the core interface, each method a call into a module below
@@ -10,7 +10,9 @@ Which module rules which headings (labels of tests/bst/sections.yaml):
   sequence.py  cards drawn until a side owes orders; queued orders (A1, A2)
   orders.py    the orders of an activation and their check from a view (A1, M1-M3, F2-F9, R2)
   activation.py one activation: markers, fire, moves, F7 (A1, R1-R3, H1, F1-F10, M1-M3, C1)
-  opfire.py    opportunity fire from standing answers (O1, O2, O4)
+  opfire.py    opportunity fire from standing answers (O1, O2, O4, O5)
+  leaders.py   platoon leaders' command and loss (L1, L3)
+  melee.py     close combat in play: entering, resolving, continuing, retiring (C1-C9)
   command.py   command types and who may move (M1, M2, L4)
   victory.py   the end of the game (P1; the rule is ours)
   fog.py, events.py, bots.py, picture.py  views, the event catalogue, bots, pictures
@@ -23,8 +25,8 @@ Which module rules which headings (labels of tests/bst/sections.yaml):
   movement.py  move allowances and terrain costs (M3, W11)
   fire.py      fire markers: arcs, ranges, chains, cover, safety zone (F2-F10)
   hits.py      hit resolution and recovery (R1, R2, R3, H1)
-  closecombat.py, mortar.py  close combat numbers (C3-C5) and bomb deviation (W7), tested,
-               not yet called by the game
+  closecombat.py close combat markers, their order and stacking (C3-C5)
+  mortar.py    bomb deviation (W7), tested, not yet called by the game
 """
 
 from .ruleset import Bst
