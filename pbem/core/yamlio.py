@@ -792,10 +792,21 @@ def _scalar_text(text: str) -> str:
     return result
 
 
+_KEY_CACHE: dict[str, str] = {}  # keys repeat in every document: their text, once checked
+
+
 def _key_text(key: Any) -> str:
+    if type(key) is str:
+        found = _KEY_CACHE.get(key)
+        if found is not None:
+            return found
     if type(key) is not str or not 0 < len(key) <= _MAX_FAST_KEY or _BREAKS_RE.search(key):
         raise _Fallback
-    return _scalar_text(key)
+    text = _scalar_text(key)
+    if len(_KEY_CACHE) >= _SCALAR_CACHE_MAX:
+        _KEY_CACHE.clear()
+    _KEY_CACHE[key] = text
+    return text
 
 
 def _fast_dump(obj: Any) -> str:
