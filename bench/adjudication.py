@@ -148,7 +148,7 @@ def main() -> int:
             play(args.ruleset, Path(tmp) / f"g{g}", bytes([g + 1]) * 32, totals, splits, cpus)  # a different game each
     print(f"{args.ruleset}: {args.games} complete bot games (full map), {len(totals)} adjudications; "
           f"split over the {len(splits)} without a decision")
-    rows = [["adjudicate (total)", f"{statistics.mean(totals) * 1000:.1f}", f"{pct(totals, 50) * 1000:.1f}",
+    rows: list[list[object]] = [["adjudicate (total)", f"{statistics.mean(totals) * 1000:.1f}", f"{pct(totals, 50) * 1000:.1f}",
              f"{pct(totals, 95) * 1000:.1f}", ""],
             ["adjudicate (total, process CPU time)", f"{statistics.mean(cpus) * 1000:.1f}",
              f"{pct(cpus, 50) * 1000:.1f}", f"{pct(cpus, 95) * 1000:.1f}", ""]]
