@@ -104,13 +104,16 @@ def check_fire(context: Context, board: State, side: str, order: Mapping[str, An
             return [Problem(f"rapid fire target {extra} is not an enemy unit you see", order=index, path=("then",),
                             section="3.7", legal=_listing(sorted(u for u, e in board["units"].items()
                                                                  if e["side"] != side)))]
+        problems = target_class(context, board, uid, weapon, str(extra), index, "then")
+        if problems:
+            return problems  # 3.7: a rapid fire shot takes a valid target, so the weapon's own limits hold
     if not plan(context, board, uid, weapon, target, False):
         d2 = closest2(context, shapes(context, board, sorted(bases_of(board, uid))),
                       shapes(context, board, sorted(bases_of(board, target))))
         if d2 > weapon.range * weapon.range:
             return [Problem(f"{target} is {plane.floor_sqrt_fraction(d2)} yards from {uid}, closest point to closest "
                             f"point; its {weapon.name} reach {weapon.range}", order=index, path=(key,),
-                            section="3.5" if weapon.fire == "small-arms" else "3.6",
+                            section="3.1" if weapon.fire == "small-arms" else "3.2",
                             legal=f"targets within {weapon.range} yards")]
         able = [t for t in sorted(board["units"]) if board["units"][t]["side"] != side
                 and not target_class(context, board, uid, weapon, t, index, key)
@@ -268,6 +271,9 @@ def artillery_roll(context: Context, state: State, board: State, side: str, uid:
         again = extra_targets[n] if n < len(extra_targets) else gun.target
         if gun.base not in state["bases"] or again not in board["units"] or board["units"][again]["status"] != "active":
             events.append(void(side, uid, f"rapid fire: {again} is gone", "3.7"))
+            continue
+        if target_class(context, board, uid, weapon, again, 0, "then"):
+            events.append(void(side, uid, f"rapid fire: {again} is not a valid target", "3.7"))
             continue
         follow = artillery.work_out(context, board, gun.base, weapon, again, moving)
         if follow.aim is None:
