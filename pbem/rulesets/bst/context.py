@@ -93,8 +93,19 @@ class Context:
         return self.units[self.cards[card]].card2 == card
 
     def platoon_leader(self, unit: str) -> str | None:
-        """L1: the platoon leader that leads this unit, if any."""
+        """L1: the platoon leader (or company commander, L2) that leads this unit, if any."""
         return next((u for u, meta in sorted(self.units.items()) if unit in meta.leads), None)
+
+    def company(self, leader: str) -> set[str]:
+        """L1, L2: the leader and every unit under it, through the leaders it leads."""
+        found = {leader}
+        frontier = [leader]
+        while frontier:
+            for led in self.units[frontier.pop()].leads:
+                if led not in found:
+                    found.add(led)
+                    frontier.append(led)
+        return found
 
     def stand(self, bid: str, entry: Mapping[str, Any]) -> Stand:
         """A base of a state or view as a `Stand`."""
@@ -186,13 +197,23 @@ def prepare(setup: Mapping[str, Any]) -> Context:
                                     legal=", ".join(sorted(entry["bases"]))))
         units[uid] = Unit(uid, entry["side"], entry["card"], entry.get("command", "B"), leader,
                           entry.get("card2"), leads)
+    led_by: dict[str, str] = {}
     for uid, unit in sorted(units.items()):
         for led in unit.leads:
-            if led not in units or units[led].side != unit.side or units[led].leads:
-                problems.append(Problem(f"platoon leader {uid} leads {led}, not a section of its side",
+            if led not in units or units[led].side != unit.side or led == uid or led in led_by:
+                problems.append(Problem(f"{uid} leads {led}: not a unit of its side led by no one else",
                                         path=("setup", "units", uid, "leads"), section="L1",
                                         legal=", ".join(u for u, m in sorted(units.items())
-                                                        if m.side == unit.side and not m.leads)))
+                                                        if m.side == unit.side and u != uid)))
+            led_by.setdefault(led, uid)
+    for uid in sorted(units):
+        seen, up = {uid}, led_by.get(uid)
+        while up is not None and up not in seen:
+            seen.add(up)
+            up = led_by.get(up)
+        if up is not None:
+            problems.append(Problem(f"{uid} is led in a circle", path=("setup", "units", uid, "leads"),
+                                    section="L2", legal="a company commander over platoon leaders over sections"))
     if problems:
         raise PbemError(problems)
     return Context(table, tables, units, dict(sorted(cards.items())), int(setup["turns"]))

@@ -8,6 +8,9 @@ command, whose units have not activated this turn, all take one action together 
 base may join them); this activates their units. The second card may only lead, and a leader
 leads once a turn (docs/bst.md). When a leader's base is removed (L3), every base of its units
 gets 2 fire markers, and those in its command at that moment a third.
+
+A company commander (L2) is a leader whose units include platoon leaders: it leads, and
+commands, any base of its company, the platoon leaders' bases among them.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from .stands import Stand, linked
 
 
 def platoon(context: Context, state: Mapping[str, Any], leader: str) -> list[Stand]:
-    """The bases of a platoon leader and of the units it leads."""
-    units = {leader, *context.units[leader].leads}
+    """The bases of a leader and of every unit under it (a company commander's whole company,
+    L2)."""
+    units = context.company(leader)
     return [s for s in context.stands(state) if s.unit in units]
 
 
@@ -45,8 +49,9 @@ def in_leader_command(context: Context, state: Mapping[str, Any], bid: str) -> b
 def commander_lost(context: Context, state: State, leader: str, in_command: set[str], events: list[Event]) -> None:
     """L3: 2 fire markers on every base of the leader's units, 3 on those it commanded."""
     hit: dict[str, int] = {}
+    under = context.company(leader) - {leader}
     for bid, entry in sorted(state["bases"].items()):
-        if entry["unit"] in context.units[leader].leads:
+        if entry["unit"] in under:
             hit[bid] = 3 if bid in in_command else 2
             entry["markers"] += hit[bid]
     events.append({"type": "commander-lost", "section": "L3", "unit": leader, "markers": hit})

@@ -33,7 +33,7 @@ from .sight import sees
 from .stands import Stand, in_contact
 
 ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire")
-LED = ("hunker", "recover", "fire", "move", "move-fire")
+LED = ("hunker", "recover", "fire", "move", "move-fire", "fight", "retire")
 MOVES = ("move", "move-fire")
 FIRES = ("fire", "move-fire")
 ACT_SECTION = {"fight": "C3", "retire": "C7", "lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
@@ -143,7 +143,7 @@ def check_lead(context: Context, state: Mapping[str, Any], side: str, leader: st
     command = commanded(context, state, leader)
     for bid in order["bases"]:
         unit = state["bases"].get(bid, {}).get("unit")
-        if unit is None or (unit != leader and unit not in meta.leads):
+        if unit is None or unit not in context.company(leader):
             problems.append(Problem(f"{bid} is not a base of {leader}'s platoon", order=index, path=("bases",),
                                     section="L1", legal=", ".join(sorted(command)) or "none"))
         elif unit != leader and unit in state["activated"]:
@@ -265,7 +265,7 @@ def lead_move_problems(context: Context, state: Mapping[str, Any], ids: Sequence
                                 section="L1", legal="a move that keeps them together"))
     for unit in sorted({s.unit for s in after}):
         if context.units[unit].leads:
-            continue
+            continue  # a leader's base belongs to no section type
         mine = [bid for bid in ids if state["bases"][bid]["unit"] == unit]
         problems += command_problems(context, state, unit, mine, movement, index)
     return problems

@@ -18,7 +18,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "4"
+    version = "5"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
