@@ -199,21 +199,34 @@ def test_a_toc_german_movement_by_clicks_on_the_map(browser: Any, tmp_path: Path
 
 
 def test_a_problem_is_shown_beside_its_order_with_its_rule(browser: Any, tmp_path: Path) -> None:
+    """A British sequence named after a move (5.3 wants it first): the check's words, rule and all, stand
+    under that order and go when it is removed; a standing answer clicked goes into the saved file."""
     from selenium.webdriver.common.by import By
 
-    game = play_to(tmp_path, "toc", "german-movement", "german")
-    desk = OrdersDesk(game.view_path("german"), out=tmp_path / "x.yaml")
-    page = Desk(browser, desk)
+    from pbem.core.api import yamlio
+
+    game = play_to(tmp_path, "toc", "british-first", "british")
+    move = next(order for order in game.bot_orders("british") if "move" in order)
+    out = tmp_path / "x.yaml"
+    page = Desk(browser, OrdersDesk(game.view_path("british"), out=out))
     try:
-        page.click("next-toggle")
-        page.click("kind-next-bombard")
-        first = browser.find_elements(By.CSS_SELECTOR, "#field-bombard .picks button")
-        assert first, "no enemy hex offered as a target"
-        page.click("kind-move")  # a draft left for another: nothing added
-        assert browser.find_elements(By.CSS_SELECTOR, "#orders li") == []
+        page.build([move])
+        page.click("kind-sequence")
+        page.click("pick-sequence-fight-move")
+        items = browser.find_elements(By.CSS_SELECTOR, "#orders li")
+        assert len(items) == 2 and "sequence" in items[1].text
+        assert "rule 5.3" in items[1].find_element(By.CSS_SELECTOR, ".problem").text
+        assert items[0].find_elements(By.CSS_SELECTOR, ".problem") == []
+        assert "not saved" in page.save() and not out.exists()
+        page.click("remove-main-1")
+        assert browser.find_elements(By.CSS_SELECTOR, ".problem") == []
+        page.click("cancel")
+        browser.find_element(By.CSS_SELECTOR, "#standing-pane summary").click()
+        page.click("standing-advance-all")
         text = page.save()
-        assert "not saved" not in text and (tmp_path / "x.yaml").is_file()
-        assert "ssh-keygen -Y sign -f KEY -n pbem-orders@desk-toc" in text
+        assert "ssh-keygen -Y sign -f KEY -n pbem-orders@desk-toc" in text, text
+        saved = yamlio.load_file(out).data
+        assert saved["orders"] == [move] and saved["standing"] == {"advance": "all"}
     finally:
         page.close()
 

@@ -158,3 +158,14 @@ def test_with_the_game_the_view_is_kept_and_a_rewound_turn_refused(tmp_path: Pat
     OrdersDesk(game.view_path("us"), game=loaded, ledger=str(tmp_path / "ledger"))
     with pytest.raises(PbemError, match="rewound"):
         OrdersDesk(first, game=loaded, ledger=str(tmp_path / "ledger"))
+
+
+def test_standing_answers_from_the_games_schema_go_into_the_file(toc_movement: DeskGame, tmp_path: Path) -> None:
+    out = tmp_path / "o.yaml"
+    desk = OrdersDesk(toc_movement.view_path("german"), out=out)
+    choices = {c["name"]: c["values"] for c in desk.describe()["standing"]}
+    assert choices["advance"] == ["strongest", "all", "ask"] and "own_losses" in choices
+    wrong = desk.check({"orders": [], "standing": {"advance": "everybody"}})
+    assert not wrong["ok"] and "standing" in wrong["problems"][0]["text"]
+    assert desk.save({"orders": [], "standing": {"advance": "all"}})["saved"]
+    assert yamlio.load_file(out).data["standing"] == {"advance": "all"}

@@ -62,6 +62,14 @@ def _orders_list(body: dict[str, Any]) -> tuple[list[Any], list[Any] | None]:
     return list(orders), (list(later) if later is not None else None)
 
 
+def _standing(body: dict[str, Any]) -> dict[str, str]:
+    """The standing answers the page changes (the check judges names and values by the game's schema)."""
+    standing = body.get("standing") or {}
+    if not isinstance(standing, dict) or not all(isinstance(v, str) for v in standing.values()):
+        raise UsageError("standing answers must map names to words")
+    return dict(standing)
+
+
 class _SignedFile:
     """The one file a desk writes (orders or a reply): written, signed with a key, armored."""
 
@@ -131,24 +139,32 @@ class OrdersDesk(_SignedFile):
                 "deadline": doc["next"].get("deadline"), "gives_orders": gives,
                 "template": self.view.rules.order_template(self.state, expect.side) if gives else [],
                 "report": report_text(doc), "svg": map_svg(doc) if has_map(doc) else None,
-                "kinds": found["kinds"], "next_phase": found["next_phase"], "signs": self.key is not None,
-                "out": str(self.out)}
+                "kinds": found["kinds"], "next_phase": found["next_phase"], "standing": self._standing_choices(),
+                "signs": self.key is not None,
+                "out": str(self.out), "warnings": self.warnings}
+
+    def _standing_choices(self) -> list[dict[str, Any]]:
+        """Each standing answer the game takes, its words, what it means and what the view says holds now."""
+        held = self.view.doc.get("standing") or {}
+        properties = self.view.ruleset.standing_schema().get("properties", {})
+        return [{"name": name, "values": list(rule["enum"]), "description": rule.get("description", ""),
+                 "current": held.get(name)} for name, rule in properties.items() if "enum" in rule]
 
     def _full(self, orders: list[Any], later: list[Any] | None) -> list[Any]:
         return orders + ([{"next_phase": later}] if later is not None else [])
 
-    def _problems(self, full: list[Any]) -> list[Problem]:
+    def _problems(self, full: list[Any], standing: dict[str, str]) -> list[Problem]:
         """`pbem check` on the orders file these orders make."""
         with tempfile.TemporaryDirectory(prefix="pbem-desk-") as folder:
             path = Path(folder) / self.out.name
-            path.write_text(yamlio.dump(orders_document(self.view, full, entropy=bytes(32), salt=bytes(32))),
-                            encoding="utf-8")
+            path.write_text(yamlio.dump(orders_document(self.view, full, standing, entropy=bytes(32),
+                                                        salt=bytes(32))), encoding="utf-8")
             found = check_orders(self.view, path)
         return found
 
     def check(self, body: dict[str, Any]) -> dict[str, Any]:
         orders, later = _orders_list(body)
-        problems = self._problems(self._full(orders, later))
+        problems = self._problems(self._full(orders, later), _standing(body))
         return {"ok": not problems, "problems": [_plain_problem(p, str(self.out)) for p in problems]}
 
     def draft(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -180,23 +196,23 @@ class OrdersDesk(_SignedFile):
                  if f["type"] not in ("flag", "const", "enum")}
         return {"candidates": picks, "notes": hooks.notes(rules, state, draft)}
 
-    def document(self, full: list[Any]) -> bytes:
+    def document(self, full: list[Any], standing: dict[str, str] | None = None) -> bytes:
         """The orders file: with a key, its entropy and salt come from the key and the view as the bot's do."""
         entropy = salt = None
         if self.key is not None:
             secret = self.key.private.private_bytes_raw()
             entropy = bot_seed("pbem/bot/entropy", secret, self.view.data)
             salt = bot_seed("pbem/bot/salt", secret, self.view.data)
-        return yamlio.dump(orders_document(self.view, full, entropy=entropy, salt=salt)).encode("utf-8")
+        return yamlio.dump(orders_document(self.view, full, standing, entropy=entropy, salt=salt)).encode("utf-8")
 
     def save(self, body: dict[str, Any]) -> dict[str, Any]:
         """Write the orders file (and its signature with a key) unless the check finds a problem."""
         orders, later = _orders_list(body)
-        full = self._full(orders, later)
-        problems = self._problems(full)
+        full, standing = self._full(orders, later), _standing(body)
+        problems = self._problems(full, standing)
         if problems:
             return {"saved": False, "problems": [_plain_problem(p, str(self.out)) for p in problems]}
-        return {**self._write(self.document(full)), "problems": []}
+        return {**self._write(self.document(full, standing)), "problems": []}
 
 
 class DecisionDesk(_SignedFile):

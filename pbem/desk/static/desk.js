@@ -7,6 +7,7 @@ const S = {
   desk: null,       // what api/desk said
   orders: [],       // this phase's orders
   next: null,       // the next phase's orders (null: none sent along)
+  standing: {},     // standing answers changed by these orders
   draft: null,      // {spec, target, values}
   active: null,     // the field map clicks go to
   picks: {},        // field -> candidates (null: any hex)
@@ -150,7 +151,7 @@ function removeOrder(target, index) {
 // --- the check: pbem check's own, run by the server after every change --------------------------
 async function check() {
   try {
-    const answer = await call("api/check", {orders: S.orders, next: S.next});
+    const answer = await call("api/check", {orders: S.orders, next: S.next, standing: S.standing});
     S.problems = answer.problems;
     say(answer.ok ? "no problem found: ready to save" : answer.problems.length + " problem(s)");
   } catch (error) { say(error.message); }
@@ -234,10 +235,27 @@ function render() {
     if (S.next === null) $("next-kinds").replaceChildren(); else kindButtons(desk.next_phase.kinds, "next", $("next-kinds"));
     $("next-orders").replaceChildren(...(S.next || []).map((o, i) => orderItem(o, i, "next")));
   }
+  renderStanding(desk.standing);
   const placed = (p) => (p.order !== null && p.order < S.orders.length && p.nested === null) ||
     (S.next !== null && p.order === S.orders.length && p.nested !== null);
   $("general-problems").replaceChildren(...S.problems.filter((p) => !placed(p)).map((p) => el("li", {class: "problem"}, p.text)));
   markMap();
+}
+
+function renderStanding(choices) {
+  $("standing").replaceChildren(...choices.map((choice) => {
+    const box = el("fieldset", {id: "standing-" + choice.name},
+                   el("legend", {}, choice.name + (choice.current ? " (now " + choice.current + ")" : "")),
+                   el("div", {}, choice.description));
+    for (const value of choice.values) {
+      box.append(el("button", {type: "button", id: `standing-${choice.name}-${value}`,
+                               "aria-pressed": String(S.standing[choice.name] === value), onclick: () => {
+        if (S.standing[choice.name] === value) delete S.standing[choice.name]; else S.standing[choice.name] = value;
+        check();
+      }}, value));
+    }
+    return box;
+  }));
 }
 
 // --- the map: clicks pick units and hexes; candidates and the path are marked ------------------
@@ -334,7 +352,7 @@ function show(answer) {
 
 async function save() {
   try {
-    const answer = await call("api/save", {orders: S.orders, next: S.next});
+    const answer = await call("api/save", {orders: S.orders, next: S.next, standing: S.standing});
     if (answer.problems) S.problems = answer.problems;
     show(answer);
     render();
@@ -363,7 +381,7 @@ async function start() {
   const desk = S.desk = await call("api/desk");
   $("title").textContent = `${desk.game}: ${desk.side}`;
   if (desk.deadline) $("deadline").textContent = "deadline " + desk.deadline;
-  if (desk.warnings.length) $("output").textContent = desk.warnings.map((w) => "warning: " + w).join("\n");
+  if ((desk.warnings || []).length) $("output").textContent = desk.warnings.map((w) => "warning: " + w).join("\n");
   if (desk.mode === "decision") {
     $("phase").textContent = `decision request of adjudication ${desk.seq}`;
     openDecision(desk);
