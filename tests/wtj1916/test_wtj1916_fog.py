@@ -138,3 +138,42 @@ def test_a_firer_killed_later_in_the_phase_stays_named_to_the_side_that_saw_it_f
     assert out.state["units"]["a"]["status"] == "eliminated"
     shown = [r.visible(event, "german") for event in out.events]
     assert [(e["type"], e["unit"]) for e in shown if e] == [("fire", "a"), ("fire", "g")]
+
+
+def deadly_rules() -> Rules:
+    """The sample with a Small Arms Fire chart on which every roll kills (a scenario override),
+    so one roll of 1 both triggers a machine gun's jam check and removes its only witness."""
+    scenario = dict(yamlio.load_file(SAMPLE).data)
+    scenario["tables"] = {"charts": {"small_arms": [[-99, "K"]]}}
+    return start(GAME, scenario)[0]
+
+
+def witness_situation(r: Rules) -> dict[str, Any]:
+    """German LMG m inside the Bois de la Croix, unspotted until it fires (70 yards from t, 15 of
+    them through the wood); British rifles t in the open south of the wood, the only British base
+    in sight of m; British rifles a north of the wood, 130 yards of wood between it and m."""
+    units = {"t": {"side": "british", "type": "rifles"}, "a": {"side": "british", "type": "rifles"},
+             "m": {"side": "german", "type": "lmg"}}
+    bases = {"t-a": {"unit": "t", "at": [150, 560], "facing": 0}, "a-a": {"unit": "a", "at": [150, 790], "facing": 180},
+             "m-a": {"unit": "m", "at": [150, 640], "facing": 180}}
+    return normalize(r.context, {"setup": r.setup, "turn": 2, "phase": "fire", "units": units, "bases": bases})
+
+
+def test_an_unseen_machine_gun_s_jam_check_is_hidden_from_its_target() -> None:
+    """3.7 jam: the jam check's die is the firer's business. When the target's side does not see
+    the gun after its fire, whether the gun jammed (the second die) must not reach that side,
+    neither in the event nor in the rolls of its view."""
+    r = deadly_rules()
+    state = witness_situation(r)
+    assert sorted(u for u in r.view(state, "british")["units"] if u == "m") == []
+    orders = {"german": [{"fire": "t", "unit": "m"}]}
+    views = []
+    for jam in (0, 1):  # the jam check's die: a 1 (jammed) or a 2 (not)
+        forced = ForcedDice([0, jam])
+        out = r.resolve(copy.deepcopy(state), {s: Submission(s, orders.get(s, [])) for s in SIDES}, forced,
+                        Decisions())
+        assert out.state["units"]["m"]["jammed"] is (jam == 0)
+        assert out.state["units"]["t"]["status"] == "eliminated"
+        views.append(view_bytes(GAME, out.state, "british", SIDES, out.events, [roll.record() for roll in forced.rolls]))
+    assert b"an unseen unit" in views[0]
+    assert views[0] == views[1]

@@ -48,5 +48,5 @@ EVENTS = Catalogue({
 })
 
 REDACTED_FIRER = ("base", "weapon", "firing", "modifiers", "hit_modifiers", "kill_modifiers", "size",
-                  "jam_roll", "jammed", "total", "hit_total", "kill_total")
+                  "jam_roll", "jammed", "total", "hit_total", "kill_total", "fuel_roll", "out_of_fuel")
 UNSEEN = "an unseen unit"

@@ -22,9 +22,10 @@ from pbem.core.ruleset import State
 from pbem.geometry import plane
 
 from . import artillery, results, smallarms
-from .context import Context, Weapon
+from .context import Context, Weapon, other
 from .geometry import closest2, dist2, footprint, terrain_cover
 from .smallarms import chart_result, shapes
+from .spotting import sees_unit
 from .state import bases_of, units_of
 
 
@@ -219,20 +220,27 @@ def small_arms_roll(context: Context, state: State, side: str, shot: smallarms.S
                              "target": shot.target, "firing": list(shot.firing), "roll": roll,
                              "modifiers": dict(shot.modifiers), "total": total, "result": result,
                              "passing": passing, "section": "3.1"}
-    if shot.weapon.mg != "none" and roll == 1:
-        jam_check(context, state, shot.firer, dice, event)
     hits: list[dict[str, Any]] = []
     if result != "-":
         order = results.removal_order(context, state, shot.target, shapes(context, state, shot.firing),
                                       shot.packed_first)
         hits = results.apply(context, state, shot.target, result, order, dice, "3.3")
     event["hits"] = hits
+    if shot.weapon.mg != "none" and roll == 1:
+        jam_check(context, state, side, shot.firer, dice, event)
     events.append(event)
 
 
-def jam_check(context: Context, state: State, uid: str, dice: Dice, event: dict[str, Any]) -> None:
+def firer_die(context: Context, state: State, side: str, uid: str, dice: Dice, purpose: str) -> int:
+    """A die about the firer alone (its jam check, its fuel). Fog (3.4): rolled after the fire's
+    hits, and shown to the target's side only if that side then sees the firer, as the event is."""
+    enemy = other(side)
+    return dice.die(6, purpose, None if sees_unit(context, state, enemy, uid) else [side])
+
+
+def jam_check(context: Context, state: State, side: str, uid: str, dice: Dice, event: dict[str, Any]) -> None:
     """3.7: a 1 on the fire roll (or an anti-tank kill die) makes a machine gun roll again; a second 1 jams it."""
-    again = dice.die(6, "3.7 machine gun jam check")
+    again = firer_die(context, state, side, uid, dice, "3.7 machine gun jam check")
     event["jam_roll"] = again
     if again == 1:
         state["units"][uid]["jammed"] = True
@@ -255,14 +263,14 @@ def artillery_roll(context: Context, state: State, board: State, side: str, uid:
                              "hit_modifiers": dict(gun.hit), "kill_modifiers": dict(gun.kill), "size": gun.size,
                              "armour": gun.armour, "hit_total": hit_total, "kill_total": kill_total, "hit": hit,
                              "result": result, "passing": passing, "extra": extra, "section": "3.2"}
-    if weapon.mg == "heavy" and kill_die == 1:
-        jam_check(context, state, uid, dice, event)
     if hit and result != "-":
         firing = [footprint(context.type_of(state["units"][uid]), state["bases"][gun.base]).shape]
         rest = results.removal_order(context, state, gun.target, firing, False)
         event["hits"] = results.apply(context, state, gun.target, result, [gun.aim or ""] + rest, dice, "3.3")
     else:
         event["hits"] = []
+    if weapon.mg == "heavy" and kill_die == 1:
+        jam_check(context, state, side, uid, dice, event)
     rewards = 0 if extra else rapid_rewards(weapon, natural)
     if rewards:
         event["rapid"] = rewards
@@ -347,7 +355,7 @@ def resolve_flame(context: Context, state: State, board: State, side: str, order
     unit["fired"] = sorted(set(unit["fired"]) | {f"flame:{fbid}"})
     unit["revealed"] = state["turn"]
     hits = results.kill(context, state, victim, "flamethrower", "3.7")
-    fuel = dice.die(6, "3.7 flamethrower fuel check")
+    fuel = firer_die(context, state, side, uid, dice, "3.7 flamethrower fuel check")
     if fuel <= 2:
         state["bases"][fbid]["fuel"] = False
     events.append({"type": "flame", "side": side, "unit": uid, "base": fbid, "target": target, "hits": hits,
