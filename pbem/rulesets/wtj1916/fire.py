@@ -222,8 +222,8 @@ def small_arms_roll(context: Context, state: State, side: str, shot: smallarms.S
                              "passing": passing, "section": "3.1"}
     hits: list[dict[str, Any]] = []
     if result != "-":
-        order = results.removal_order(context, state, shot.target, shapes(context, state, shot.firing),
-                                      shot.packed_first)
+        unit_shapes = shapes(context, state, sorted(bases_of(state, shot.firer)))  # 3.3: the firing unit's
+        order = results.removal_order(context, state, shot.target, unit_shapes, shot.packed_first)
         hits = results.apply(context, state, shot.target, result, order, dice, "3.3")
     event["hits"] = hits
     if shot.weapon.mg != "none" and roll == 1:

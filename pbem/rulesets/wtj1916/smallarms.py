@@ -120,7 +120,8 @@ def modifiers(context: Context, state: State, shot: Shot, moving: bool) -> None:
         mods["shield"] = table["solid"]
     if moving:
         mods["moving"] = table["moving"]
-    d2 = closest2(context, shapes(context, state, shot.firing), shapes(context, state, sorted(tbases)))
+    unit = shapes(context, state, sorted(bases_of(state, shot.firer)))  # 3.5: the firing unit's closest point
+    d2 = closest2(context, unit, shapes(context, state, sorted(tbases)))
     near, far = int(context.tables["distances"]["short_range"]), int(context.tables["distances"]["small_arms_long"])
     if near * near <= d2 <= far * far:
         mods["long_range"] = table["long_range"]
