@@ -155,12 +155,29 @@ def attack(context: Context, state: State, side: str, order: Mapping[str, Any], 
     return list(spread.immediate)
 
 
+def own_route(context: Context, state: State, order: Mapping[str, Any], ids: Sequence[str]) -> Mapping[str, Any]:
+    """M1: when some bases of a move order cannot move (hits), the others keep to the route
+    the order gave them: its path shifted from the order's first base to the first mover."""
+    named_here = [bid for bid in named(state, order) if bid in state["bases"]]
+    if not named_here or named_here[0] == ids[0]:
+        return order
+    full, _ = plan(context, state, order, 0, named_here)
+    if full is None:
+        return order
+    first, mine = state["bases"][named_here[0]]["at"], state["bases"][ids[0]]["at"]
+    dx, dy = mine[0] - first[0], mine[1] - first[1]
+    shifted = {key: value for key, value in order.items() if key not in ("to", "path", "toward", "distance")}
+    shifted["path"] = [[x + dx, y + dy] for x, y in full.path[1:]]
+    return shifted
+
+
 def move(context: Context, state: State, side: str, order: Mapping[str, Any], ids: Sequence[str], dice: Dice,
          decisions: Decisions, events: list[Event]) -> None:
     """M1-M3, C1, O1-O3: the bases move together; contact with an enemy base stops them, and
     so does a hit from opportunity fire in the open (that base only)."""
     if not ids:
         return
+    order = own_route(context, state, order, ids)
     enemies = [(s.id, s.shape) for s in context.stands(state) if s.side != side]
     movement, problems = plan(context, state, order, 0, ids, enemies)
     if movement is None:

@@ -18,7 +18,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "5"
+    version = "6"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
