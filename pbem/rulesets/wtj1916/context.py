@@ -195,7 +195,7 @@ UNIT: Schema = {"type": "object", "additionalProperties": False, "required": ["s
                                "battalion": {"type": "string"},
                                "set_up": {"type": "boolean"},
                                "bases": {"type": "object", "minProperties": 1, "maxProperties": 12,
-                                         "propertyNames": {"pattern": ID_PATTERN}, "additionalProperties": BASE}}}
+                                         "propertyNames": {"pattern": ID_PATTERN, "maxLength": 64}, "additionalProperties": BASE}}}
 SCENARIO_SCHEMA: Schema = {
     "type": "object", "additionalProperties": False, "required": ["turns", "table", "units"],
     "properties": {
@@ -203,14 +203,14 @@ SCENARIO_SCHEMA: Schema = {
         "first": {"enum": list(SIDES)},
         "table": {"oneOf": [{"enum": sorted(PACKAGED_TABLES)},
                             {**TABLE_MAP_SCHEMA, "$id": "https://pbem.invalid/schemas/table-map.json"}]},
-        "battalions": {"type": "object", "propertyNames": {"pattern": ID_PATTERN},
+        "battalions": {"type": "object", "propertyNames": {"pattern": ID_PATTERN, "maxLength": 64},
                        "additionalProperties": {"type": "object", "additionalProperties": False,
                                                 "required": ["side"],
                                                 "properties": {"side": {"enum": list(SIDES)},
                                                                "training": {"enum": list(TRAINING)}}}},
         "air_strikes": {"type": "object", "additionalProperties": False,
                         "properties": {side: {"type": "integer", "minimum": 0, "maximum": 9} for side in SIDES}},
-        "units": {"type": "object", "minProperties": 2, "maxProperties": 80, "propertyNames": {"pattern": ID_PATTERN},
+        "units": {"type": "object", "minProperties": 2, "maxProperties": 80, "propertyNames": {"pattern": ID_PATTERN, "maxLength": 64},
                   "additionalProperties": UNIT},
     },
 }

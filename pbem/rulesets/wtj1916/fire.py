@@ -91,6 +91,10 @@ def check_fire(context: Context, board: State, side: str, order: Mapping[str, An
     if weapon.setup and not unit["set_up"]:
         return [Problem(f"trench mortar {uid} is not set up", order=index, path=("unit",), section="3.7",
                         legal="set it up in your move phase (set_up: true)")]
+    if order.get("moving") and side == phasing and not passing:
+        return [Problem(f"{uid}: moving: true is for the side not moving this turn; {side} has had its move phase",
+                        order=index, path=("moving",), section="3.5",
+                        legal="leave moving out: a unit of yours that moved fires with the modifier already")]
     if passing and order.get(key) == "any":
         return []
     problems = target_for(context, board, side, order, index, key)
@@ -404,6 +408,11 @@ def check_air(context: Context, board: State, side: str, order: Mapping[str, Any
     if int(board["air_strikes"].get(side, 0)) < 1:
         return [Problem(f"{side} has no air strike left", order=index, path=("air_strike",), section="3.7",
                         legal="the scenario's air strikes, each used once")]
+    at = order["air_strike"]["at"]
+    if not context.table.on_table((int(at[0]), int(at[1]))):
+        return [Problem(f"the aircraft base at {list(at)} is off the table", order=index, path=("air_strike", "at"),
+                        section="3.7", legal=f"a point on the table: x 0 to {context.table.width}, "
+                                             f"y 0 to {context.table.depth}")]
     return []
 
 

@@ -10,12 +10,13 @@ from pbem.rulesets.kit import positions
 from .context import ID_PATTERN, Context
 from .state import bases_of, units_of
 
-UNIT: dict[str, Any] = {"type": "string", "pattern": ID_PATTERN}
+UNIT: dict[str, Any] = {"type": "string", "pattern": ID_PATTERN, "maxLength": 64}
 MOVE = positions.move_schema(required=["move"], extra={
     "move": UNIT, "mode": {"enum": ["walk", "rush"]}, "posture": {"enum": ["standing", "prone"]}})
 SET_UP = {"type": "object", "additionalProperties": False, "required": ["set_up"], "properties": {"set_up": UNIT}}
 FIRE = {"type": "object", "additionalProperties": False, "required": ["fire", "unit"],
-        "properties": {"fire": UNIT, "unit": UNIT, "weapon": {"type": "string"}, "moving": {"type": "boolean"},
+        "properties": {"fire": UNIT, "unit": UNIT, "weapon": {"type": "string", "maxLength": 64},
+                       "moving": {"type": "boolean"},
                        "then": {"type": "array", "items": UNIT, "maxItems": 2}}}
 FLAME = {"type": "object", "additionalProperties": False, "required": ["flame", "unit", "base"],
          "properties": {"flame": UNIT, "unit": UNIT, "base": UNIT}}
