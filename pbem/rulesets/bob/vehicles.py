@@ -1,8 +1,9 @@
 """A vehicle's move (V3): front hexes, turning, its Move marker, Op Fire after a short move, fire after moving.
 
 A vehicle steps only into one of its two front hexes (`facing.front_hexes`); to step elsewhere it
-first turns within its hex to the nearer facing that has the step in front (`facing.turn_to` on the
-step), which costs `vehicle_turn_cost`; `facing:` turns it once more where the move ends. It pays
+first turns within its hex to the nearer facing that has the step in front, which costs
+`vehicle_turn_cost`; `facing:` turns it once more where the move ends. A path of its own hex alone
+with a `facing:` only turns it there (no Move marker: it did not change hexes). It pays
 the vehicle costs of the (assumed) aid card, never enters woods or buildings (V3), takes no Morale
 Check to move (V3: no morale), may pass through a friendly vehicle's hex or an enemy infantry hex
 but end in neither (V10), and never enters a hex holding an enemy vehicle (assumed). It may be fired
@@ -73,6 +74,11 @@ def route_problems(ctx: Context, board: Board, uid: str, order: dict[str, Any], 
     spent = 0
     turn_cost = int(ctx.tables["vehicle_turn_cost"])
     allowance = ctx.allowance(uid)
+    if path == [here]:
+        if "facing" not in order or order["facing"] == facing:
+            return [Problem(f"{uid} stays in {here}: give the new `facing` it turns to", order=index,
+                            path=("facing",), section="V3")]
+        path = []  # V3: it only turns within its hex
     for step, hex_id in enumerate(path):
         where = ("path", step)
         last = step == len(path) - 1
@@ -117,7 +123,7 @@ def route_problems(ctx: Context, board: Board, uid: str, order: dict[str, Any], 
         if spent > opfire_allowance(ctx, uid):
             return [Problem(f"{uid} spends {spent / 2:g} MP; it may end marked Op Fire only after at most "
                             f"{opfire_allowance(ctx, uid) // 2}", order=index, path=("opfire",), section="V3")]
-    end = path[-1]
+    end = path[-1] if path else str(here)
     unit.update(hex=end, status="active", facing=facing)
     if "assault" in order:
         problems = fire_problems(ctx, board, uid, end, order["assault"], index, ("assault",), False,
@@ -142,7 +148,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
     unit["used"] = True
     previous = start
     misses: dict[str, int] = {}
-    for hex_id in order["path"]:
+    for hex_id in [] if order["path"] == [start] else order["path"]:  # its own hex alone: it only turns
         if previous is not None:
             turned = next_facing(ctx, previous, hex_id, unit["facing"])
             if turned != unit["facing"]:
