@@ -22,7 +22,8 @@ from .leaders import commanded, commander_lost, in_leader_command
 from .opfire import Mover, react
 from .orders import FIRES, MOVES, bases_of, firers_of, heading_of, named, plan
 
-TO_HIT = {"move": "move", "move-fire": "move", "fire": "fire", "hunker": "hunker", "none": "fire", "retire": "fire", "fight": "fire"}
+TO_HIT = {"move": "move", "move-fire": "move", "fire": "fire", "hunker": "hunker", "none": "fire", "retire": "fire", "fight": "fire",
+          "set-up": "fire"}
 
 
 def remove(context: Context, state: State, bid: str, events: list[Event], section: str) -> None:
@@ -126,6 +127,12 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
         if order["act"] in MOVES:
             move(context, state, side, order, [bid for bid in named(state, order) if able.get(bid)], dice,
                  decisions, events)
+        if order["act"] == "set-up":
+            ready = [bid for bid in named(state, order) if able.get(bid)]
+            for bid in ready:
+                state["bases"][bid]["unloaded"] = False
+            if ready:
+                events.append({"type": "set-up", "section": "W3", "bases": ready})
     for bid in sorted(set(immediate)):
         if bid in state["bases"]:
             resolve_markers(context, state, bid, context.tables.to_hit("immediate"), dice, events, "F7")
@@ -186,6 +193,7 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
         return
     before = set(melee.contacts(context, state))
     mover = Mover({bid: context.stand(bid, state["bases"][bid]) for bid in ids}, movement.path, {})
+    crewed = context.tables.values["crewed_weapons"]
     reacting: list[Event] = []
     if len(movement.path) > 1:
         react(context, state, side, mover, movement.length, dice, decisions, reacting)
@@ -193,6 +201,8 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
         if bid not in state["bases"]:
             continue
         centre = mover.at(bid, mover.stopped[bid]).centre if bid in mover.stopped else base.centre
+        if list(centre) != state["bases"][bid]["at"] and state["bases"][bid]["weapon"] in crewed:
+            state["bases"][bid]["unloaded"] = True  # W3: a pivot on the spot leaves it loaded
         state["bases"][bid]["at"] = list(centre)
         state["bases"][bid]["facing"] = base.facing
     event: Event = {"type": "moved", "section": "M3", "unit": order["unit"], "bases": list(ids),

@@ -45,6 +45,7 @@ EVENTS = Catalogue({
                                       ("C2", "C6"), {"placed": MAPPING}, public=True),
     "retired": EventType("bases retire from close combat, one fire marker each", ("C7",), {"to": MAPPING},
                          public=True),
+    "set-up": EventType("unloaded crewed weapons set up, ready to fire", ("W3",), {"bases": LIST}, public=True),
     "move-cancelled": EventType("a move that no longer fits the table or allowance when it comes", ("M3",),
                                 {"bases": LIST, "why": TEXT}, public=True),
 })

@@ -66,7 +66,8 @@ def place(context: Context, state: State, ids: Sequence[str], events: list[Event
         if bid not in touching or bid not in stands:
             continue
         me = stands[bid]
-        count = closecombat.markers(context.tables, me, state["bases"][bid]["status"] == "suppressed")
+        crew = me.weapon in context.tables.values["crewed_weapons"]  # W1: crews fight with 2
+        count = closecombat.markers(context.tables, me, state["bases"][bid]["status"] == "suppressed", crew)
         spread = closecombat.allocate(me, [stands[e] for e in touching[bid]], count)
         for enemy, n in spread.items():
             state["bases"][enemy]["markers"] += n

@@ -32,11 +32,11 @@ from .movement import allowance, penalty
 from .sight import sees
 from .stands import Stand, in_contact
 
-ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire")
-LED = ("hunker", "recover", "fire", "move", "move-fire", "fight", "retire")
+ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire", "set-up")
+LED = ("hunker", "recover", "fire", "move", "move-fire", "fight", "retire", "set-up")
 MOVES = ("move", "move-fire")
 FIRES = ("fire", "move-fire")
-ACT_SECTION = {"fight": "C3", "retire": "C7", "lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
+ACT_SECTION = {"set-up": "W3", "fight": "C3", "retire": "C7", "lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
 
 ORDER_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["unit", "act"],
@@ -66,6 +66,7 @@ def order_kinds() -> list[str]:
             "{unit: U, act: move-fire, target: ENEMY-UNIT, to|path|toward: ...}  fire, then 10 cm (F6)",
             "{unit: LEADER, act: lead, do: ACT, bases: [B, ...], ...}  a platoon leader leads its bases (L1)",
             "{unit: U, act: fight|retire, bases: [B, ...]}  bases in close combat fight it out, then stay or retire (C3, C7)",
+            "{unit: U, act: set-up, bases: [B, ...]}  an unloaded crewed weapon gets ready to fire (W3)",
             "orders for your other units (or with queued: true) wait for their cards, if they come before the enemy's"]
 
 
@@ -104,6 +105,31 @@ def firers_of(context: Context, state: Mapping[str, Any], order: Mapping[str, An
     if order["act"] == "fire" and isinstance(face, int):
         out = [fire.pivoted(context.tables, s, face) or s for s in out]
     return out
+
+
+def crew_problems(state: Mapping[str, Any], order: Mapping[str, Any], index: int, act: str, crews: Sequence[str],
+                  lead: bool) -> list[Problem]:
+    """W1-W3: crewed weapons do not fire on the move; an HMG moves only when its leader leads
+    it; an unloaded one must set up before it fires; only an unloaded one sets up."""
+    found: list[Problem] = []
+    for bid in crews:
+        unloaded = state["bases"][bid].get("unloaded", False)
+        if act == "move-fire":
+            found.append(Problem(f"{bid} is a crewed weapon and may not move and fire", order=index, path=("bases",),
+                                 section="W1", legal="act: move, or act: fire"))
+        elif act == "move" and not lead:
+            found.append(Problem(f"{bid} is an HMG: it moves only when its leader leads it", order=index,
+                                 path=("bases",), section="W2", legal="a lead order of its platoon leader"))
+        elif act == "fire" and unloaded:
+            found.append(Problem(f"{bid} is unloaded and must set up first", order=index, path=("bases",),
+                                 section="W3", legal="act: set-up"))
+        elif act == "set-up" and not unloaded:
+            found.append(Problem(f"{bid} is not unloaded", order=index, path=("bases",), section="W3",
+                                 legal="another action"))
+    if act == "set-up":
+        found += [Problem(f"{bid} has nothing to set up", order=index, path=("bases",), section="W3",
+                          legal="bases of crewed weapons") for bid in named(state, order) if bid not in crews]
+    return found
 
 
 def melee_contacts(context: Context, state: Mapping[str, Any]) -> set[str]:
@@ -196,6 +222,8 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
                                  section=ACT_SECTION[act], legal="bases in contact with an enemy")
                          for bid in ids if bid not in fighting]
             continue
+        crews = [bid for bid in ids if state["bases"][bid]["weapon"] in context.tables.values["crewed_weapons"]]
+        problems += crew_problems(state, order, index, act, crews, lead)
         busy = [bid for bid in ids if bid in fighting]
         if busy:
             problems.append(Problem(f"{', '.join(busy)} in close combat can only fight it out", order=index,
@@ -232,6 +260,13 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
         if act in MOVES:
             movement, found = plan(context, state, order, index, ids)
             problems += found
+            if movement is not None and crews and act == "move":
+                enemies = [(s.id, s.shape) for s in stands if s.side != side]
+                blocked, _ = plan(context, state, order, index, ids, enemies)
+                if blocked is not None and blocked.stop is not None:
+                    problems.append(Problem(f"{', '.join(crews)} would come into contact with {blocked.stop.key}",
+                                            order=index, section="W1",
+                                            legal="a crewed weapon never moves into contact with an enemy"))
             if movement is not None and not lead:
                 problems += command_problems(context, state, unit, ids, movement, index)
             elif movement is not None:

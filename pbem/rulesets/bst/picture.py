@@ -37,6 +37,8 @@ class BstAdapter(Adapter):
                                        detail=f"{e['markers']} fire markers (F4)"))
             if e["status"] != "ok":
                 marks.append(TableMark(e["status"], on=bid, side=owner, detail=f"{e['status']} (R1)"))
+            if e.get("unloaded"):
+                marks.append(TableMark("unloaded", on=bid, side=owner, label="U", detail="unloaded (W3)"))
             if e["kills"]:
                 marks.append(TableMark("kill", on=bid, side=owner, detail="a Kill marker (R1)"))
         actions = []
@@ -95,6 +97,8 @@ class BstAdapter(Adapter):
             return f"close combat markers: {placed} {where}"
         if kind == "retired":
             return f"{', '.join(event['to'])} retire from close combat {where}"
+        if kind == "set-up":
+            return f"{', '.join(event['bases'])} set up, ready to fire {where}"
         if kind == "lead":
             return f"{event['unit']} leads {', '.join(event['bases'])} to {event['act']} {where}"
         if kind == "commander-lost":

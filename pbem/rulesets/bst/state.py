@@ -45,4 +45,5 @@ def normalize(context: Context, state: State) -> State:
         entry.setdefault("markers", 0)
         entry.setdefault("status", "ok")
         entry.setdefault("kills", 0)
+        entry.setdefault("unloaded", False)
     return state
