@@ -177,3 +177,41 @@ def test_an_unseen_machine_gun_s_jam_check_is_hidden_from_its_target() -> None:
         views.append(view_bytes(GAME, out.state, "british", SIDES, out.events, [roll.record() for roll in forced.rolls]))
     assert b"an unseen unit" in views[0]
     assert views[0] == views[1]
+
+
+def refusals(state: dict[str, Any], side: str, orders: list[Any]) -> list[tuple[Any, ...]]:
+    r = rules()
+    return [(p.order, p.path, p.section, p.message, p.legal) for p in r.validate(r.view(state, side), side, orders)]
+
+
+def test_naming_a_hidden_unit_is_refused_exactly_as_naming_no_unit() -> None:
+    """The curious opponent probes with `pbem check`: every order naming the unspotted German
+    unit h gets the refusal an order naming a unit that does not exist gets, word for word."""
+    state = situation([150, 700], turn=1, phase="fire")
+    for template in ({"fire": "NAME", "unit": "a"}, {"fire": "g", "unit": "a", "then": ["NAME"]},
+                     {"unjam": "NAME"}, {"fire": "g", "unit": "NAME"}):
+        def order(name: str) -> dict[str, Any]:
+            return {k: (name if v == "NAME" else [name] if v == ["NAME"] else v) for k, v in template.items()}
+        hidden = refusals(state, "british", [order("h")])
+        absent = refusals(state, "british", [order("zz")])
+        assert hidden, template
+        assert repr(hidden).replace("'h'", "'zz'").replace("h ", "zz ") == repr(absent), template
+
+
+def test_a_hidden_unit_in_the_line_of_fire_neither_masks_nor_changes_the_refusals() -> None:
+    """An unspotted base standing in the line from a firer to its target changes nothing the firing
+    side is told: the same orders get the same refusals, and the fire the same firing bases, die and
+    modifiers, wherever the hidden unit stands in the shell holes (cover, 110 yards from a)."""
+    def placed(hidden_at: list[int]) -> dict[str, Any]:
+        state = situation(hidden_at, turn=1, phase="fire")
+        state["bases"]["a-a"]["at"] = [400, 240]
+        state["bases"]["g-a"]["at"] = [400, 480]
+        return state
+    far, between = placed([320, 400]), placed([400, 360])
+    assert british_sees(far) == british_sees(between) == ["g"]
+    for orders in ([{"fire": "g", "unit": "a"}], [{"fire": "g", "unit": "m"}], [{"fire": "h", "unit": "a"}]):
+        assert refusals(far, "british", orders) == refusals(between, "british", orders)
+    assert refusals(between, "british", [{"fire": "g", "unit": "a"}]) == []
+    one = resolved_view(far, {"british": [{"fire": "g", "unit": "a"}]}, [3])
+    two = resolved_view(between, {"british": [{"fire": "g", "unit": "a"}]}, [3])
+    assert one == two
