@@ -69,8 +69,8 @@ def check_move(context: Context, board: State, side: str, order: Mapping[str, An
                             legal="trench mortars")]
         return []
     if order.get("mode") == "rush" and not kind.personnel:
-        return [Problem(f"{uid} is not a personnel unit and cannot rush", order=index, path=("mode",),
-                        section="3.5", legal="walk")]
+        return [Problem(f"{uid} is not a personnel unit and cannot rush (3.5 names rushing for personnel only)",
+                        order=index, path=("mode",), section=MOVE_SECTION, legal="walk")]
     if not moves and "face" not in order and "posture" not in order:
         return [Problem(f"order for {uid} neither moves, turns, changes posture nor sets up", order=index,
                         path=("move",), section=MOVE_SECTION, legal="to, path, toward, face or posture")]
