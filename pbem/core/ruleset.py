@@ -14,7 +14,6 @@ import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.metadata import entry_points
 from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 from . import options as option_words
@@ -350,6 +349,8 @@ def shipped() -> list[str]:
 
 
 def _targets() -> dict[str, str]:
+    from importlib.metadata import entry_points  # reads every installed package's metadata: only when asked
+
     targets = {name: BUILTIN[name] for name in shipped()}
     for ep in entry_points(group="pbem.rulesets"):
         targets.setdefault(ep.name, ep.value)
@@ -361,6 +362,24 @@ def _targets() -> dict[str, str]:
     return targets
 
 
+def _target_of(ruleset_id: str) -> dict[str, str]:
+    """`_targets()`, or just the one entry for `ruleset_id` when the rest cannot change it.
+
+    A built-in ruleset present in this install is only ever replaced by PBEM_RULESETS or
+    `register`, never by an installed package's entry point, so for it the packages' metadata
+    need not be read.
+    """
+    named = {name.strip(): target.strip() for name, _, target in
+             (item.partition("=") for item in os.environ.get("PBEM_RULESETS", "").split(",") if "=" in item)}
+    if ruleset_id in _extra:
+        return {ruleset_id: _extra[ruleset_id]}
+    if ruleset_id in named:
+        return {ruleset_id: named[ruleset_id]}
+    if ruleset_id in BUILTIN and _installed(BUILTIN[ruleset_id]):
+        return {ruleset_id: BUILTIN[ruleset_id]}
+    return _targets()
+
+
 def available() -> list[str]:
     return sorted(_targets())
 
@@ -369,7 +388,7 @@ def get(ruleset_id: str) -> Ruleset[Any]:
     """The ruleset with this id; PbemError naming the known ids otherwise."""
     if ruleset_id in _loaded:
         return _loaded[ruleset_id]
-    targets = _targets()
+    targets = _target_of(ruleset_id)
     if ruleset_id not in targets:
         known = ", ".join(sorted(targets)) or "none"
         raise PbemError(f"unknown ruleset {ruleset_id!r}; known: {known}")
