@@ -169,3 +169,12 @@ def test_standing_answers_from_the_games_schema_go_into_the_file(toc_movement: D
     assert not wrong["ok"] and "standing" in wrong["problems"][0]["text"]
     assert desk.save({"orders": [], "standing": {"advance": "all"}})["saved"]
     assert yamlio.load_file(out).data["standing"] == {"advance": "all"}
+
+
+def test_units_offered_to_move_with_a_stack_are_those_that_may_go_with_it(toc_movement: DeskGame,
+                                                                          tmp_path: Path) -> None:
+    desk = OrdersDesk(toc_movement.view_path("german"), out=tmp_path / "o.yaml")
+    units = desk.draft({"kind": "move", "order": {}, "orders": []})["candidates"]["move"]
+    first = "G-IR12"  # enters by 3100 on turn 1 (8.2); G-IR20 enters by 3900
+    offered = desk.draft({"kind": "move", "order": {"move": [first]}, "orders": []})["candidates"]["move"]
+    assert first in offered and len(offered) < len(units) and "G-IR20" not in offered

@@ -263,8 +263,10 @@ function markMap() {
   const svg = $("map").querySelector("svg");
   if (!svg) return;
   svg.querySelectorAll(".cand, .on-path").forEach((n) => n.classList.remove("cand", "on-path"));
-  const old = svg.querySelector("#desk-path");
-  if (old) old.remove();
+  svg.querySelectorAll("#desk-path, .desk-planned").forEach((n) => n.remove());
+  for (const order of S.orders.concat(S.next || [])) {  // the moves already ordered, drawn thin
+    if (Array.isArray(order.path)) drawPath(svg, order.move, order.path, "desk-planned", null);
+  }
   svg.querySelectorAll(".chosen").forEach((n) => n.classList.remove("chosen"));
   if (!S.draft) return;
   for (const f of S.draft.spec.fields) {  // the hexes and units already picked
@@ -285,16 +287,20 @@ function markMap() {
   }
   const path = S.draft.values.path;
   if (field && field.type === "path" && path && path.length) {
-    const start = pathStart(svg);
-    const points = (start ? [start] : []).concat(path.map((h) => centre(svg, h)).filter(Boolean));
     path.forEach((h) => { const c = svg.querySelector(`.hex[data-hex="${CSS.escape(h)}"]`); if (c) c.classList.add("on-path"); });
-    if (points.length > 1) {
-      const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
-      line.setAttribute("id", "desk-path");
-      line.setAttribute("points", points.map((p) => p.join(",")).join(" "));
-      svg.append(line);
-    }
+    drawPath(svg, S.draft.values.move, path, null, "desk-path");
   }
+}
+
+function drawPath(svg, mover, path, className, id) {
+  const start = pathStart(svg, mover);
+  const points = (start ? [start] : []).concat(path.map((h) => centre(svg, h)).filter(Boolean));
+  if (points.length < 2) return;
+  const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+  if (id) line.setAttribute("id", id);
+  if (className) line.setAttribute("class", className);
+  line.setAttribute("points", points.map((p) => p.join(",")).join(" "));
+  svg.append(line);
 }
 
 function centre(svg, hex) {
@@ -304,8 +310,7 @@ function centre(svg, hex) {
   return [box.x + box.width / 2, box.y + box.height / 2];
 }
 
-function pathStart(svg) {
-  const mover = S.draft.values.move;
+function pathStart(svg, mover) {
   const uid = Array.isArray(mover) ? mover[0] : mover;
   const counter = uid && svg.querySelector(`[id="unit-${CSS.escape(uid)}"]`);
   return counter && counter.dataset.hex ? centre(svg, counter.dataset.hex) : null;

@@ -105,7 +105,12 @@ def candidates(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any], 
             if not chosen:
                 return free
             where = board.own[chosen[0]]["hex"] if chosen[0] in board.own else None
-            return chosen + [u for u in free if u not in chosen and board.own[u]["hex"] == where]
+            same = [u for u in free if u not in chosen and board.own[u]["hex"] == where]
+            if where is None:  # still off the map: those that may enter with it by the same hex (8.2-8.4)
+                entry = ctx.entry_for(chosen[0])
+                first = (order.get("path") or [None])[0] or (entry.hexes[0] if entry is not None else None)
+                same = [u for u in same if first is not None and ok({"move": chosen + [u], "path": [first]})]
+            return chosen + same
         if field == "path" and chosen:
             path = list(order.get("path") or [])
             march = bool(order.get("march"))
