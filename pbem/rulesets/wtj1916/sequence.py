@@ -33,6 +33,8 @@ def resolve_move(context: Context, state: State, side: str, submissions: Mapping
     passing = passing_orders(context, state, enemy)
     used: set[int] = set()
     for order in moves:
+        if state["units"][movement.unit_of(order)]["status"] != "active":
+            continue  # its last base went to resurrect a machine gun (3.3) earlier in this phase
         uid, length = movement.resolve_move(context, state, side, order, events)
         if state["units"][uid]["status"] == "active" and eligible(context, state, uid, length):
             pass_fire(context, state, enemy, uid, passing, used, dice, events)
