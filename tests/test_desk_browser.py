@@ -210,6 +210,14 @@ def test_a_problem_is_shown_beside_its_order_with_its_rule(browser: Any, tmp_pat
     out = tmp_path / "x.yaml"
     page = Desk(browser, OrdersDesk(game.view_path("british"), out=out))
     try:
+        from selenium.webdriver.common.keys import Keys
+
+        browser.find_element(By.ID, "kind-top").send_keys(Keys.ENTER)  # the keyboard alone opens an order...
+        page.idle()
+        assert browser.find_element(By.ID, "draft").is_displayed()
+        browser.switch_to.active_element.send_keys(Keys.ESCAPE)  # ...and drops it
+        page.idle()
+        assert not browser.find_element(By.ID, "draft").is_displayed()
         page.build([move])
         page.click("kind-sequence")
         page.click("pick-sequence-fight-move")
