@@ -20,10 +20,11 @@ from .context import Context
 from .deck import take_out
 from .leaders import commanded, commander_lost, in_leader_command
 from .opfire import Mover, react
+from .sustained import sweep
 from .orders import FIRES, MOVES, bases_of, firers_of, heading_of, named, plan
 
 TO_HIT = {"move": "move", "move-fire": "move", "fire": "fire", "hunker": "hunker", "none": "fire", "retire": "fire", "fight": "fire",
-          "set-up": "fire"}
+          "set-up": "fire", "sustain": "fire"}
 
 
 def remove(context: Context, state: State, bid: str, events: list[Event], section: str) -> None:
@@ -65,6 +66,8 @@ def activate(context: Context, state: State, unit: str, orders: Sequence[Mapping
     platoon leader's second card called it (L1)."""
     side = context.side_of(unit)
     if any(order["act"] == "hold" for order in orders):
+        for bid in bases_of(state, unit):
+            state["bases"][bid]["sustained"] = False  # W4: a deferring HMG stops its sweep
         events.append({"type": "held", "section": "A2", "unit": unit, "side": side})
         return
     lead = [order for order in orders if order["act"] == "lead"]
@@ -93,6 +96,7 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
     retire = any(order["act"] == "retire" for order in orders)
     able: dict[str, bool] = {}
     for bid in ids:
+        state["bases"][bid]["sustained"] = False  # W4: sustained fire ends when the HMG next activates
         if bid in fighting:
             continue
         act = action.get(bid, "none")
@@ -112,7 +116,7 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
         outcome = resolve_markers(context, state, bid, context.tables.to_hit(TO_HIT[act]), dice, events, section)
         able[bid] = bid in state["bases"] and (outcome is None or hits.may_act(act, outcome)) and (
             act not in MOVES or state["bases"][bid]["status"] == "ok") and (
-            act not in FIRES or state["bases"][bid]["status"] != "suppressed")
+            act not in (*FIRES, "sustain") or state["bases"][bid]["status"] != "suppressed")
     immediate: list[str] = []
     movements = {}
     for index, order in enumerate(orders):
@@ -127,6 +131,12 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
         if order["act"] in MOVES:
             move(context, state, side, order, [bid for bid in named(state, order) if able.get(bid)], dice,
                  decisions, events)
+        if order["act"] == "sustain":
+            sweeping = [bid for bid in named(state, order) if able.get(bid)]
+            for bid in sweeping:
+                state["bases"][bid]["sustained"] = True
+            if sweeping:
+                events.append({"type": "sustained", "section": "W4", "bases": sweeping})
         if order["act"] == "set-up":
             ready = [bid for bid in named(state, order) if able.get(bid)]
             for bid in ready:
@@ -196,6 +206,7 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
     crewed = context.tables.values["crewed_weapons"]
     reacting: list[Event] = []
     if len(movement.path) > 1:
+        sweep(context, state, mover, movement.length, dice, reacting)
         react(context, state, side, mover, movement.length, dice, decisions, reacting)
     for bid, base in movement.bases.items():
         if bid not in state["bases"]:

@@ -3,7 +3,7 @@ since everything an activation does happens on the open table (docs/bst.md, "Fog
 
 from __future__ import annotations
 
-from pbem.rulesets.kit.events import LIST, MAPPING, NUMBER, TEXT, Catalogue, EventType
+from pbem.rulesets.kit.events import FLAG, LIST, MAPPING, NUMBER, TEXT, Catalogue, EventType
 
 EVENTS = Catalogue({
     "drawn": EventType("a card drawn from the cards left (a public roll)", ("A1",),
@@ -45,6 +45,10 @@ EVENTS = Catalogue({
                                       ("C2", "C6"), {"placed": MAPPING}, public=True),
     "retired": EventType("bases retire from close combat, one fire marker each", ("C7",), {"to": MAPPING},
                          public=True),
+    "sustained": EventType("HMGs begin sustained fire", ("W4",), {"bases": LIST}, public=True),
+    "swept": EventType("a mover crosses a sustaining HMG's arc: 2 markers, and the HMG's belt roll", ("W4",),
+                       {"hmg": TEXT, "base": TEXT, "at": NUMBER, "markers": NUMBER, "roll": NUMBER, "unloaded": FLAG},
+                       public=True),
     "set-up": EventType("unloaded crewed weapons set up, ready to fire", ("W3",), {"bases": LIST}, public=True),
     "move-cancelled": EventType("a move that no longer fits the table or allowance when it comes", ("M3",),
                                 {"bases": LIST, "why": TEXT}, public=True),

@@ -144,8 +144,6 @@ def react(context: Context, state: State, side: str, mover: Mover, length: int, 
 def fire_at(context: Context, state: State, unit: str, mover: Mover, point: int, dice: Dice,
             events: list[Event]) -> None:
     """O1, O2: the unit's able bases fire at the movers where they are `point` along."""
-    from .activation import resolve_markers
-
     stands = [s for s in context.stands(state) if s.id not in mover.start]
     firers = [s for s in stands if s.unit == unit and state["bases"][s.id]["status"] != "suppressed"]
     pairs = able_at(context, stands, firers, mover, point, "any")
@@ -163,16 +161,25 @@ def fire_at(context: Context, state: State, unit: str, mover: Mover, point: int,
     events.append({"type": "fired", "section": "O1", "unit": unit, "firers": counts, "target": first.unit,
                    "first": first.id, "chain": list(spread.chain), "dealt": dict(spread.dealt),
                    "markers": dict(spread.markers), "covered": list(spread.covered), "immediate": []})
-    short = context.tables.number("short_range")
     for bid in mover.moving(point):
-        if bid not in state["bases"] or not spread.markers.get(bid):
-            continue
-        target = mover.at(bid, point)
-        if any(partly_in_cover(context.table, f.centre, target.base) for f in able):
-            continue
-        at_short = any(plane.distance2(f.shape, target.shape) <= short * short for f in able)
-        if not at_short and near_cover(context.table, target.base, context.tables.number("opfire_cover_reach")):
-            continue
-        outcome = resolve_markers(context, state, bid, context.tables.to_hit("moving_in_open"), dice, events, "O2")
-        if outcome is not None and (outcome.hits or outcome.removed):
-            mover.stopped[bid] = point
+        if bid in state["bases"] and spread.markers.get(bid):
+            moving_hit(context, state, able, mover, bid, point, dice, events)
+
+
+def moving_hit(context: Context, state: State, firers: Sequence[Stand], mover: Mover, bid: str, point: int,
+               dice: Dice, events: list[Event]) -> None:
+    """O2: a mover marked `point` along its move: in cover it goes on; in the open at short
+    range, or at long range more than 5 cm from cover, it resolves at once at 4+, and a hit
+    stops it there."""
+    from .activation import resolve_markers
+
+    short = context.tables.number("short_range")
+    target = mover.at(bid, point)
+    if any(partly_in_cover(context.table, f.centre, target.base) for f in firers):
+        return
+    at_short = any(plane.distance2(f.shape, target.shape) <= short * short for f in firers)
+    if not at_short and near_cover(context.table, target.base, context.tables.number("opfire_cover_reach")):
+        return
+    outcome = resolve_markers(context, state, bid, context.tables.to_hit("moving_in_open"), dice, events, "O2")
+    if outcome is not None and (outcome.hits or outcome.removed):
+        mover.stopped[bid] = point

@@ -32,11 +32,11 @@ from .movement import allowance, penalty
 from .sight import sees
 from .stands import Stand, in_contact
 
-ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire", "set-up")
-LED = ("hunker", "recover", "fire", "move", "move-fire", "fight", "retire", "set-up")
+ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire", "set-up", "sustain")
+LED = ("hunker", "recover", "fire", "move", "move-fire", "fight", "retire", "set-up", "sustain")
 MOVES = ("move", "move-fire")
 FIRES = ("fire", "move-fire")
-ACT_SECTION = {"set-up": "W3", "fight": "C3", "retire": "C7", "lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
+ACT_SECTION = {"sustain": "W4", "set-up": "W3", "fight": "C3", "retire": "C7", "lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
 
 ORDER_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["unit", "act"],
@@ -67,6 +67,7 @@ def order_kinds() -> list[str]:
             "{unit: LEADER, act: lead, do: ACT, bases: [B, ...], ...}  a platoon leader leads its bases (L1)",
             "{unit: U, act: fight|retire, bases: [B, ...]}  bases in close combat fight it out, then stay or retire (C3, C7)",
             "{unit: U, act: set-up, bases: [B, ...]}  an unloaded crewed weapon gets ready to fire (W3)",
+            "{unit: U, act: sustain, bases: [B, ...]}  an HMG sweeps its arc until it next activates (W4)",
             "orders for your other units (or with queued: true) wait for their cards, if they come before the enemy's"]
 
 
@@ -123,12 +124,18 @@ def crew_problems(state: Mapping[str, Any], order: Mapping[str, Any], index: int
         elif act == "fire" and unloaded:
             found.append(Problem(f"{bid} is unloaded and must set up first", order=index, path=("bases",),
                                  section="W3", legal="act: set-up"))
+        elif act == "sustain" and unloaded:
+            found.append(Problem(f"{bid} is unloaded and must set up first", order=index, path=("bases",),
+                                 section="W3", legal="act: set-up"))
         elif act == "set-up" and not unloaded:
             found.append(Problem(f"{bid} is not unloaded", order=index, path=("bases",), section="W3",
                                  legal="another action"))
     if act == "set-up":
         found += [Problem(f"{bid} has nothing to set up", order=index, path=("bases",), section="W3",
                           legal="bases of crewed weapons") for bid in named(state, order) if bid not in crews]
+    if act == "sustain":
+        found += [Problem(f"{bid} is not an HMG", order=index, path=("bases",), section="W4", legal="HMG bases")
+                  for bid in named(state, order) if state["bases"][bid]["weapon"] != "hmg"]
     return found
 
 
@@ -253,7 +260,7 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
         if act in MOVES:
             problems += [Problem(f"{bid} is {status[bid]} and may not move", order=index, path=("bases",),
                                  section="R1", legal="recover first") for bid in ids if status[bid] != "ok"]
-        if act == "fire":
+        if act in ("fire", "sustain"):
             problems += [Problem(f"{bid} is suppressed and may not fire", order=index, path=("bases",),
                                  section="R1", legal="recover first") for bid in ids if status[bid] == "suppressed"]
         movement = None

@@ -37,6 +37,8 @@ class BstAdapter(Adapter):
                                        detail=f"{e['markers']} fire markers (F4)"))
             if e["status"] != "ok":
                 marks.append(TableMark(e["status"], on=bid, side=owner, detail=f"{e['status']} (R1)"))
+            if e.get("sustained"):
+                marks.append(TableMark("sustained", on=bid, side=owner, label="SF", detail="sustained fire (W4)"))
             if e.get("unloaded"):
                 marks.append(TableMark("unloaded", on=bid, side=owner, label="U", detail="unloaded (W3)"))
             if e["kills"]:
@@ -97,6 +99,12 @@ class BstAdapter(Adapter):
             return f"close combat markers: {placed} {where}"
         if kind == "retired":
             return f"{', '.join(event['to'])} retire from close combat {where}"
+        if kind == "sustained":
+            return f"{', '.join(event['bases'])} begin sustained fire {where}"
+        if kind == "swept":
+            belt = ", and is unloaded" if event["unloaded"] else ""
+            return (f"{event['base']} crosses {event['hmg']}'s sustained fire {event['at']} mm along its move: "
+                    f"2 markers; the HMG rolls {event['roll']}{belt} {where}")
         if kind == "set-up":
             return f"{', '.join(event['bases'])} set up, ready to fire {where}"
         if kind == "lead":

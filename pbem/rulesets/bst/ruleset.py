@@ -18,7 +18,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "7"
+    version = "8"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
@@ -41,7 +41,7 @@ class Bst(Ruleset[Context]):
         setup = checked_setup(scenario)
         bases = {bid: {"unit": uid, "weapon": entry["weapon"], "at": list(entry["at"]),
                        "facing": entry.get("facing", 0), "markers": 0, "status": "ok", "kills": 0,
-                       "unloaded": False}
+                       "unloaded": False, "sustained": False}
                  for uid, unit in sorted(setup["units"].items()) for bid, entry in sorted(unit["bases"].items())}
         return {"setup": setup, "phase": sequence.PHASE, "turn": 1, "deck": new_deck(context.cards), "card": None,
                 "awaiting": None, "activated": [], "led": [], "bases": bases, "lost": {}, "result": None}

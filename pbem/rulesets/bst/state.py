@@ -46,4 +46,5 @@ def normalize(context: Context, state: State) -> State:
         entry.setdefault("status", "ok")
         entry.setdefault("kills", 0)
         entry.setdefault("unloaded", False)
+        entry.setdefault("sustained", False)
     return state
