@@ -178,3 +178,11 @@ def test_units_offered_to_move_with_a_stack_are_those_that_may_go_with_it(toc_mo
     first = "G-IR12"  # enters by 3100 on turn 1 (8.2); G-IR20 enters by 3900
     offered = desk.draft({"kind": "move", "order": {"move": [first]}, "orders": []})["candidates"]["move"]
     assert first in offered and len(offered) < len(units) and "G-IR20" not in offered
+
+
+def test_a_side_not_awaited_gets_no_kinds_and_saves_an_empty_list(tmp_path: Path) -> None:
+    desk = OrdersDesk(ROOT / "samples" / "fbsm" / "game" / "turns" / "0005" / "us.yaml", out=tmp_path / "o.yaml")
+    described = desk.describe()
+    assert described["gives_orders"] is False and described["kinds"] == [] and described["awaiting"] == ["german"]
+    assert desk.save({"orders": [], "standing": {"advance": "all"}})["saved"]
+    assert yamlio.load_file(tmp_path / "o.yaml").data["orders"] == []
