@@ -45,7 +45,8 @@ def target_problems(ctx: Context, board: Board, uid: str, hex_id: str, index: in
 
 
 def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: str, hex_id: str,
-            previous: str | None, move: dict[str, Any], events: list[dict[str, Any]], *, reroll: bool) -> None:
+            previous: str | None, move: dict[str, Any], events: list[dict[str, Any]], *, reroll: bool,
+            misses: dict[str, int] | None = None) -> None:
     """Carry out the assault on the master state; the unit ends back in `previous`, Used."""
     unit = state["units"][uid]
     side = ctx.units[uid].side
@@ -56,7 +57,8 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
         return
     unit["hex"] = hex_id
     move["path"].append(hex_id)
-    outcome = react(ctx, state, dice, decisions, Step(uid, hex_id, previous), events, retreating=False, reroll=reroll)
+    outcome = react(ctx, state, dice, decisions, Step(uid, hex_id, previous), events, retreating=False, reroll=reroll,
+                    misses=misses)
     if outcome == "gone":
         move["ended"] = "eliminated" if unit["status"] == "eliminated" else "removed"
         return

@@ -192,16 +192,18 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
         move["ended"] = "failed its check"
         return
     path = list(order["path"])
+    misses: dict[str, int] = {}  # V4: a gun's or vehicle's failed Op Fire checks at this mover
     if start is not None and in_hex(ctx, state, path[0], other(side)):
         # 9.0: fire at the mover in its own hex as it tries to enter an enemy's
         if react(ctx, state, dice, decisions, Step(uid, start, None, entered=False), events, retreating=retreating,
-                 reroll=reroll) != "go":
+                 reroll=reroll, misses=misses) != "go":
             move["ended"] = _end_reason(unit)
             return
     previous = start
     for hex_id in path:
         if any(ctx.units[u].type.vehicle for u in in_hex(ctx, state, hex_id, other(side))):
-            close_assault.resolve(ctx, state, dice, decisions, uid, hex_id, previous, move, events, reroll=reroll)
+            close_assault.resolve(ctx, state, dice, decisions, uid, hex_id, previous, move, events, reroll=reroll,
+                                  misses=misses)
             return
         unit["status"] = "active"
         unit["hex"] = hex_id
@@ -209,7 +211,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
             unit["bank"] = bank_of(ctx, hex_id, previous)
         move["path"].append(hex_id)
         outcome = react(ctx, state, dice, decisions, Step(uid, hex_id, previous), events, retreating=retreating,
-                        reroll=reroll)
+                        reroll=reroll, misses=misses)
         if outcome == "gone":
             move["ended"] = _end_reason(unit)
             return
