@@ -23,3 +23,12 @@ def board(state: State, side: str, seen: Iterable[str]) -> State:
     out["units"] = units
     out["bases"] = bases
     return out
+
+
+def live(known: State, state: State) -> State:
+    """The board without what was lost since it was drawn: losses count at once (3.3), so a
+    later shot of the same order (another gun, a rapid fire shot) sees only the bases standing."""
+    out: dict[str, Any] = dict(known)
+    out["units"] = {uid: unit for uid, unit in known["units"].items() if unit["status"] == "active"}
+    out["bases"] = {bid: base for bid, base in known["bases"].items() if bid in state["bases"]}
+    return out

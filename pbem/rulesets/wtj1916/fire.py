@@ -25,6 +25,7 @@ from . import artillery, results, smallarms
 from .context import Context, Weapon, other
 from .geometry import closest2, dist2, footprint, terrain_cover
 from .smallarms import chart_result, shapes
+from .board import live
 from .spotting import sees_unit
 from .state import bases_of, units_of
 
@@ -164,12 +165,17 @@ def plan(context: Context, board: State, uid: str, weapon: Weapon, target: str,
         shot = smallarms.work_out(context, board, uid, weapon, target, moving)
         shot.firing = [b for b in shot.firing if f"flame:{b}" not in board["units"][uid]["fired"]]
         return [shot] if shot.firing else []
+    guns = [gun_shot(context, board, fbid, weapon, target, moving) for fbid in bases_of(board, uid)]
+    return [g for g in guns if g.aim is not None]
+
+
+def gun_shot(context: Context, board: State, fbid: str, weapon: Weapon, target: str, moving: bool) -> artillery.Gun:
+    """One artillery base's shot; a trench mortar may fire on what a friendly base observes (3.4)."""
     observers = None
     if weapon.setup:
-        side = board["units"][uid]["side"]
+        side = board["units"][board["bases"][fbid]["unit"]]["side"]
         observers = sorted(b for b, e in board["bases"].items() if board["units"][e["unit"]]["side"] == side)
-    guns = [artillery.work_out(context, board, fbid, weapon, target, moving, observers) for fbid in bases_of(board, uid)]
-    return [g for g in guns if g.aim is not None]
+    return artillery.work_out(context, board, fbid, weapon, target, moving, observers)
 
 
 def moving_now(unit: Mapping[str, Any], side: str, phasing: str, order: Mapping[str, Any]) -> bool:
@@ -210,7 +216,14 @@ def resolve_fire(context: Context, state: State, board: State, side: str, order:
         small_arms_roll(context, state, side, shots[0], dice, events, passing)
         return True
     extra_targets = [str(t) for t in order.get("then") or []]
-    for gun in shots:
+    for first in shots:
+        now = live(board, state)  # the guns before this one may have killed bases (3.3)
+        gun = (gun_shot(context, now, first.base, weapon, target, moving)
+               if first.base in now["bases"] and target in now["units"] else None)
+        if gun is None or gun.aim is None:
+            why = f"no line of fire to {target} now" if target in now["units"] else f"{target} is gone"
+            events.append(void(side, uid, f"{first.base}: {why}", "3.4" if target in now["units"] else "3.1"))
+            continue
         artillery_roll(context, state, board, side, uid, weapon, gun, dice, events, passing, extra_targets, moving)
     return True
 
@@ -281,13 +294,14 @@ def artillery_roll(context: Context, state: State, board: State, side: str, uid:
     events.append(event)
     for n in range(rewards):
         again = extra_targets[n] if n < len(extra_targets) else gun.target
-        if gun.base not in state["bases"] or again not in board["units"] or board["units"][again]["status"] != "active":
+        now = live(board, state)  # the shot before this one may have killed bases (3.3)
+        if gun.base not in now["bases"] or again not in now["units"]:
             events.append(void(side, uid, f"rapid fire: {again} is gone", "3.7"))
             continue
-        if target_class(context, board, uid, weapon, again, 0, "then"):
+        if target_class(context, now, uid, weapon, again, 0, "then"):
             events.append(void(side, uid, f"rapid fire: {again} is not a valid target", "3.7"))
             continue
-        follow = artillery.work_out(context, board, gun.base, weapon, again, moving)
+        follow = gun_shot(context, now, gun.base, weapon, again, moving)
         if follow.aim is None:
             events.append(void(side, uid, f"rapid fire: no line of fire to {again}", "3.7"))
             continue

@@ -78,9 +78,12 @@ def pass_fire(context: Context, state: State, side: str, mover: str, orders: lis
               dice: Dice, events: list[dict[str, Any]]) -> None:
     if not sees_unit(context, state, side, mover):
         return
-    known = board(state, side, seen_units(context, state, side))  # what the side sees as the mover stops
+    seen = seen_units(context, state, side)  # what the side sees as the mover stops
     for index, order in enumerate(orders):
-        if index in used or order["pass_fire"] not in ("any", mover) or order["unit"] not in known["units"]:
+        if index in used or order["pass_fire"] not in ("any", mover):
+            continue
+        known = board(state, side, seen)  # again for each fire: the losses of the last one count (3.3)
+        if order["unit"] not in known["units"]:
             continue
         if fire.check_fire(context, known, side, {**order, "pass_fire": mover}, index, other(side), passing=True):
             continue
