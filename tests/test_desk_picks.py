@@ -81,6 +81,10 @@ def build_one(desk: OrdersDesk, kinds: list[dict[str, Any]], order: dict[str, An
                 values[field["name"]] = item
     built = order_of(spec, values)
     assert list(built.items()) == list(order.items())
+    if spec["kind"] in ("move", "fire", "bombard"):  # movement points left; odds, range, LOF or sight
+        notes = desk.draft({"kind": spec["kind"], "order": built, "orders": main, "next": later,
+                            "target": target})["notes"]
+        assert notes and any(word in " ".join(notes) for word in ("movement points", "odds", "range")), notes
     return built
 
 

@@ -168,4 +168,11 @@ def notes(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any]) -> li
         lines.append(f"strength {strength} against defense {defense}: odds "
                      f"{f'{odds}:1' if odds >= 1 else 'under 1:1'} (10.10)")
         return lines
+    if kind == "bombard" and "bombard" in order and order.get("spotter") in board.own:
+        spotter, target = str(order["spotter"]), str(order["bombard"])
+        if board.on_map(spotter):
+            found = lof_problem(ctx, board.turn, board.effects, board.hex_of(spotter), target, ctx.counters[spotter].range)
+            sight = "LOF clear" if found is None else f"{found[1]} (rule {found[0]})"
+            return [f"{spotter} spots {target}: {ctx.distance(board.hex_of(spotter), target)} hexes of range "
+                    f"{ctx.counters[spotter].range}, {sight} (11.2)"]
     return []
