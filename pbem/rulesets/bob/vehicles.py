@@ -161,6 +161,9 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
         unit["status"] = "active"
         unit["hex"] = hex_id
         move["path"].append(hex_id)
+        if unit["concealed"] and conceal.seen_by_enemy(ctx, state, uid):
+            # V1: the marker comes off as soon as an enemy sees the vehicle, before any Op Fire at it
+            conceal.take_off(ctx, state, uid, "a vehicle in enemy sight", events)
         if react(ctx, state, dice, decisions, Step(uid, hex_id, previous), events, retreating=False, reroll=False,
                  misses=misses) == "gone":
             move["ended"] = "eliminated"
