@@ -364,6 +364,9 @@ def resolve_flame(context: Context, state: State, board: State, side: str, order
     if unit is None or fbid not in state["bases"] or target not in board["units"]:
         events.append(void(side, uid, "the flamethrower or its target is gone", "3.7"))
         return
+    if any(not used.startswith("flame:") for used in unit["fired"]):
+        events.append(void(side, uid, f"{fbid} fired its small arms with its unit this turn: not both", "3.7"))
+        return
     weapon = context.type_of(unit).weapon("flamethrower")
     assert weapon is not None
     victim = flame_victim(context, board, fbid, weapon, target)
@@ -383,7 +386,7 @@ def resolve_flame(context: Context, state: State, board: State, side: str, order
 def check_unjam(context: Context, board: State, side: str, order: Mapping[str, Any], index: int) -> list[Problem]:
     uid = str(order.get("unjam"))
     unit = board["units"].get(uid)
-    if unit is None or unit["side"] != side or not unit["jammed"]:
+    if unit is None or unit["side"] != side or not unit["jammed"] or unit["status"] != "active":
         jammed = [u for u, e in units_of(board, side) if e["jammed"]]
         return [Problem(f"{uid} is not one of your jammed machine guns", order=index, path=("unjam",), section="3.7",
                         legal=_listing(jammed))]
@@ -396,6 +399,9 @@ def check_unjam(context: Context, board: State, side: str, order: Mapping[str, A
 def resolve_unjam(state: State, side: str, order: Mapping[str, Any], dice: Dice, events: list[dict[str, Any]]) -> None:
     uid = str(order["unjam"])
     unit = state["units"][uid]
+    if unit["status"] != "active":
+        events.append(void(side, uid, "the machine gun is gone", "3.7"))
+        return
     roll = dice.die(6, "3.7 a machine gun tries to clear its jam", seen_by=[side])
     unit["unjam_turn"] = state["turn"]
     if roll == 1:

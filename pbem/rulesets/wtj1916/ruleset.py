@@ -85,6 +85,7 @@ class Wtj1916(Ruleset[Context]):
         phase = view["phase"]
         problems: list[Problem] = []
         used: set[tuple[str, str]] = set()
+        fired: set[str] = set()  # units with a fire order above
         strikes = 0
         for index, order in enumerate(orders):
             kind = next(iter(k for k in ("move", "set_up", "fire", "flame", "unjam", "air_strike")
@@ -106,6 +107,15 @@ class Wtj1916(Ruleset[Context]):
                                         order=index, path=(kind,), section=section, legal="one order per unit each phase"))
                 continue
             used.add(key)
+            if kind == "flame" and str(order.get("unit")) in fired:
+                problems.append(Problem(f"{order.get('unit')} fires earlier in these orders, {order.get('base')} with it: "
+                                        "a base fires its small arms or its flamethrower, not both", order=index,
+                                        path=("flame",), section="3.7",
+                                        legal="the flame order before the fire order (the base then drops out of "
+                                              "its unit's fire)"))
+                continue
+            if kind == "fire":
+                fired.add(str(order.get("unit")))
             problems += self._check(context, view, side, phase, kind, order, index)
         return problems
 
