@@ -10,12 +10,17 @@ at once (F7). The unit is then marked activated; a held unit is not (A1, A2).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping, Sequence
 
 from pbem.core.chance import Dice
 from pbem.core.ruleset import Decisions, Event, State
+from pbem.geometry import plane
 
 from . import fire, hits, melee
+from . import flamer as flamer_rules
+from .cover import cover_from
+from .stands import Stand
 from .context import Context
 from .deck import take_out
 from .leaders import commanded, commander_lost, in_leader_command
@@ -50,7 +55,11 @@ def resolve_markers(context: Context, state: State, bid: str, to_hit: int, dice:
     entry = state["bases"][bid]
     if not entry["markers"]:
         return None
-    outcome = hits.resolve(context.tables, dice, entry["status"], entry["kills"], entry["markers"], to_hit, bid)
+    extra = 1 if entry["weapon"] == "flamer" else 0  # W11: one die more for a flame-thrower
+    outcome = hits.resolve(context.tables, dice, entry["status"], entry["kills"], entry["markers"] + extra, to_hit,
+                           bid)
+    if entry["weapon"] == "flamer" and outcome.kills >= context.tables.number("flamer_kills"):
+        outcome = dataclasses.replace(outcome, removed=True)
     entry.update(markers=0, status=outcome.status, kills=outcome.kills)
     events.append({"type": "resolved", "section": section, "base": bid, "markers": len(outcome.rolls),
                    "to_hit": to_hit, "rolls": list(outcome.rolls), "rethrows": list(outcome.rethrows),
@@ -158,6 +167,8 @@ def attack(context: Context, state: State, side: str, order: Mapping[str, Any], 
     if not ids or not enemies:
         return []
     firers = firers_of(context, state, order, ids)
+    if all(f.weapon == "flamer" for f in firers):
+        return flame(context, state, order, firers, enemies, events)
     for s in firers:
         state["bases"][s.id]["facing"] = s.base.facing
     first = fire.first_target(firers, enemies)
@@ -170,6 +181,26 @@ def attack(context: Context, state: State, side: str, order: Mapping[str, Any], 
                    "dealt": dict(spread.dealt), "markers": dict(spread.markers), "covered": list(spread.covered),
                    "immediate": list(spread.immediate)})
     return list(spread.immediate)
+
+
+def flame(context: Context, state: State, order: Mapping[str, Any], firers: Sequence[Stand],
+          enemies: Sequence[Stand], events: list[Event]) -> list[str]:
+    """W11: each flame-thrower lays its template on its target; 4 markers on every base under
+    it; those at short range in the open resolve at once (F7)."""
+    immediate: list[str] = []
+    for flamer in firers:
+        target = fire.first_target([flamer], enemies)
+        state["bases"][flamer.id]["facing"] = plane.bearing(flamer.centre, target.centre)
+        marked = flamer_rules.under(context.tables, flamer, target, context.stands(state))
+        count = context.tables.number("flamer_markers")
+        for bid in marked:
+            state["bases"][bid]["markers"] += count
+        open_ = [bid for bid in marked
+                 if cover_from(context.table, flamer.centre, context.stand(bid, state["bases"][bid]).base) is None]
+        events.append({"type": "flamed", "section": "W11", "unit": order["unit"], "flamer": flamer.id,
+                       "target": target.id, "markers": {bid: count for bid in marked}, "immediate": open_})
+        immediate += open_
+    return immediate
 
 
 def own_route(context: Context, state: State, order: Mapping[str, Any], ids: Sequence[str]) -> Mapping[str, Any]:

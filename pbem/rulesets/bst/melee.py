@@ -103,9 +103,11 @@ def resolve(context: Context, state: State, side: str, ids: Sequence[str], retir
         if bid not in state["bases"] or not state["bases"][bid]["markers"]:
             continue
         entry = state["bases"][bid]
-        rolls, rethrows, results = hits.roll_markers(context.tables, dice, entry["markers"],
+        extra = 1 if entry["weapon"] == "flamer" else 0  # W11
+        rolls, rethrows, results = hits.roll_markers(context.tables, dice, entry["markers"] + extra,
                                                      context.tables.to_hit("close_combat"), bid)
         status, kills, removed = closecombat.stack(context.tables, entry["status"], entry["kills"], results)
+        removed = removed or (entry["weapon"] == "flamer" and kills >= context.tables.number("flamer_kills"))
         entry.update(markers=0, status=status, kills=kills)
         events.append({"type": "resolved", "section": "C5", "base": bid, "markers": len(rolls),
                        "to_hit": context.tables.to_hit("close_combat"), "rolls": rolls, "rethrows": rethrows,

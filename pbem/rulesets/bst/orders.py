@@ -29,7 +29,8 @@ from .command import connected, move_problems
 from .context import Context
 from .leaders import commanded
 from .movement import allowance, penalty
-from .sight import sees
+from .flamer import reaches as flamer_reaches
+from .sight import blocker, section_of, sees
 from .stands import Stand, in_contact
 
 ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire", "set-up", "sustain")
@@ -339,6 +340,9 @@ def check_fire(context: Context, state: Mapping[str, Any], side: str, order: Map
         return [Problem(f"{target} is not an enemy unit on the table", order=index, path=("target",), section="F4",
                         legal=", ".join(able) or "none")]
     firers = firers_of(context, state, order, ids)
+    flamers = [f for f in firers if f.weapon == "flamer"]
+    if flamers:
+        return check_flame(context, order, index, firers, flamers, enemies, stands)
     first = fire.first_target(firers, enemies)
     found = []
     for firer in firers:
@@ -356,6 +360,25 @@ def queue_key(order: Mapping[str, Any], drawn: str, active: str) -> str:
     if unit == active and not order.get("queued") and card in (None, drawn):
         return active
     return f"{unit} {card}" if card else unit
+
+
+def check_flame(context: Context, order: Mapping[str, Any], index: int, firers: Sequence[Stand],
+                flamers: Sequence[Stand], enemies: Sequence[Stand], stands: Sequence[Stand]) -> list[Problem]:
+    """W11: flame-throwers fire alone, at a target they see, within the template's reach."""
+    if len(flamers) != len(firers):
+        return [Problem("a flame-thrower fires its template alone, not with other weapons", order=index,
+                        path=("bases",), section="W11", legal="the flame-throwers in one order, the rest in another")]
+    found = []
+    for flamer in flamers:
+        target = fire.first_target([flamer], enemies)
+        blocked = blocker(context.table, flamer.base, target.base)
+        if blocked is not None:
+            found.append(Problem(f"{blocked} blocks {flamer.id}'s line of sight to {target.id}", order=index,
+                                 path=("target",), section=section_of(context.table, blocked), legal="a base it sees"))
+        elif not flamer_reaches(context.tables, flamer, target):
+            found.append(Problem(f"{target.id} is beyond {flamer.id}'s template (9 cm)", order=index,
+                                 path=("target",), section="W11", legal="a target the template reaches"))
+    return found
 
 
 def validate(context: Context, view: Mapping[str, Any], side: str, orders: Sequence[Mapping[str, Any]]) -> list[Problem]:

@@ -105,6 +105,8 @@ class BstAdapter(Adapter):
             belt = ", and is unloaded" if event["unloaded"] else ""
             return (f"{event['base']} crosses {event['hmg']}'s sustained fire {event['at']} mm along its move: "
                     f"2 markers; the HMG rolls {event['roll']}{belt} {where}")
+        if kind == "flamed":
+            return f"{event['flamer']} flames {event['target']}: 4 markers on {', '.join(event['markers'])} {where}"
         if kind == "set-up":
             return f"{', '.join(event['bases'])} set up, ready to fire {where}"
         if kind == "lead":

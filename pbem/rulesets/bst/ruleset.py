@@ -18,7 +18,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "8"
+    version = "9"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
