@@ -178,3 +178,29 @@ def test_a_concealed_gun_that_turns_and_fails_shows_the_enemy_no_turn() -> None:
     assert b"turn-facing" not in text and b"GG1" not in text and b"modifiers" not in text
     enemy = canonical_json(r.view(out.state, "american")["enemy"])
     assert b"GG1" not in enemy and b"facing" not in enemy
+
+
+def _american_sees_the_opfire_attempt(german: dict[str, Any], dice: list[int]) -> list[bytes]:
+    r = rules()
+    s = state({"A1": {"hex": "0203"}, **german, "G2": {"hex": "1208"}})
+    out = r.resolve(s, {"american": Submission("american", [{"move": "A1", "path": ["0303"]}]), "german": None},
+                    ForcedDice([d - 1 for d in dice]), Decisions())
+    shown = [r.visible(e, "american") for e in out.events]
+    return [canonical_json(e) for e in shown if e is not None] + [canonical_json(r.view(out.state, "american"))]
+
+
+def test_a_concealed_gun_and_a_concealed_squad_failing_op_fire_look_alike() -> None:
+    # Under marker DE-1 in the woods, marked Op Fire, each tries to fire at A1 entering 0303 and
+    # fails on a 10: the gun its Prof Check (V4, after turning), the suppressed squad its own (9.0).
+    # Neither the check's section, its kind, nor the gun's turn may tell the American which it was.
+    gun = {"GG1": {"hex": "0503", "facing": 1, "opfire": True, "concealed": True, "marker": "DE-1"}}
+    squad = {"G1": {"hex": "0503", "opfire": True, "supp": 1, "concealed": True, "marker": "DE-1"}}
+    assert _american_sees_the_opfire_attempt(gun, [10]) == _american_sees_the_opfire_attempt(squad, [10])
+
+
+def test_a_suppressed_concealed_gun_passing_morale_then_failing_looks_like_one_failed_check() -> None:
+    # V5: the suppressed gun passes its Morale Check (1), then fails its Prof Check (10): two checks
+    # where the squad takes one; the American sees one failed check either way.
+    gun = {"GG1": {"hex": "0503", "facing": 1, "opfire": True, "supp": 1, "concealed": True, "marker": "DE-1"}}
+    squad = {"G1": {"hex": "0503", "opfire": True, "supp": 1, "concealed": True, "marker": "DE-1"}}
+    assert _american_sees_the_opfire_attempt(gun, [1, 10]) == _american_sees_the_opfire_attempt(squad, [10])

@@ -77,6 +77,8 @@ def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
 
 
 def visible(ctx: Context, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+    if event.get("type") == "check" and event.get("marker") and event.get("side") != side:
+        return _marker_check(event)
     if event.get("type") in ("fire", "bombard") and event.get("side") == side:
         return _masked(event)  # the firer's side: the targets are the other side's units
     if event.get("type") == "turn-facing" and event.get("side") != side and event.get("as") != event.get("unit"):
@@ -93,13 +95,24 @@ def visible(ctx: Context, event: dict[str, Any], side: str) -> dict[str, Any] | 
     return _masked(event)
 
 
+MARKER_CHECK = ("type", "side", "marker", "purpose", "passed", "cp")
+
+
+def _marker_check(event: dict[str, Any]) -> dict[str, Any] | None:
+    """15.0: a check under a marker shows the other side only that the marker failed one, and for what.
+
+    Its section, kind (Morale or Prof) and a passed check would tell a gun (V4, V5: a suppressed gun
+    checks morale, then proficiency) from a squad (9.0: one Prof Check) or a decoy (never checks);
+    what passes shows anyway by what the unit then does."""
+    if event.get("passed"):
+        return None
+    return {**{key: copy.deepcopy(event[key]) for key in MARKER_CHECK if key in event}, "section": "15.0"}
+
+
 def _masked(event: dict[str, Any]) -> dict[str, Any]:
     shown = copy.deepcopy(event)
     kind = shown["type"]
-    if kind == "check" and shown.get("marker"):
-        for key in ("unit", "morale", "added", "rolls", "result", "modifiers"):
-            shown.pop(key, None)
-    elif kind in ("move", "mark", "cp", "rout", "turn-facing", "close-assault") and shown.get("as") != shown.get("unit"):
+    if kind in ("move", "mark", "cp", "rout", "turn-facing", "close-assault") and shown.get("as") != shown.get("unit"):
         shown.pop("unit", None)
     elif kind in ("fire", "bombard"):
         for result in shown["results"]:

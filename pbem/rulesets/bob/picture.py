@@ -342,7 +342,7 @@ def _fire(event: Mapping[str, Any], side: str, sec: str) -> str:
 def _check(event: Mapping[str, Any], side: str, sec: str) -> str:
     """"German G5 passed its Morale Check to move: rolled 4 against morale 8 (5.0)." (a masked check
     has neither rolls nor morale: "German marker DE-2 passed its Morale Check to move (5.0).")."""
-    test = "Morale Check" if event.get("kind") == "morale" else "Prof Check"
+    test = {"morale": "Morale Check", "prof": "Prof Check"}.get(str(event.get("kind")), "check")
     purpose = str(event.get("purpose") or "")
     said = f"{side} {_name(event)} {'passed' if event.get('passed') else 'failed'} its {test}"
     said += " against rout" if purpose == "rout" else f" to {purpose}" if purpose else ""

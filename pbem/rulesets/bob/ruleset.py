@@ -18,7 +18,7 @@ from .state import normalize
 
 class Bob(Ruleset[Context]):
     id = "bob"
-    version = "2"
+    version = "3"
     title = "Band of Brothers: Screaming Eagles"
     sequence_section = "1.0"
 

@@ -98,14 +98,14 @@ def _target(ctx: Context, state: State, side: str, hex_id: str, declared: str | 
 
 
 def _prof_check(ctx: Context, state: State, dice: Dice, uid: str, distance: int, *, moving: bool, section: str,
-                reroll: bool, events: list[dict[str, Any]]) -> bool:
+                reroll: bool, events: list[dict[str, Any]], purpose: str) -> bool:
     unit = state["units"][uid]
     table = ctx.tables["satw_prof"]
     added = int(table["per_hex"]) * distance + (int(table["moving"]) if moving else 0) + \
         (int(table["marked_op_fire"]) if unit["opfire"] or unit["marked"] else 0)
     face = ctx.units[uid].type.face(unit["reduced"])
     return check(ctx, state, dice, uid, kind="prof", section=section, events=events, prof=face.prof + added,
-                 reroll=reroll, purpose="anti-tank weapon")
+                 reroll=reroll, purpose=purpose)
 
 
 def _shoot(ctx: Context, state: State, dice: Dice, uid: str, name: str, target_uid: str, *, fire: str,
@@ -147,7 +147,8 @@ def fire(ctx: Context, state: State, dice: Dice, uid: str, order: dict[str, Any]
         return
     if ctx.units[target].type.vehicle and not _prof_check(ctx, state, dice, uid, ctx.hexes.distance(unit["hex"],
                                                                                                        order["at"]),
-                                                          moving=False, section="V9", reroll=reroll, events=events):
+                                                          moving=False, section="V9", reroll=reroll, events=events,
+                                                          purpose="fire"):
         return
     _shoot(ctx, state, dice, uid, name, target, fire="fire", moving=False, events=events)
 
@@ -170,7 +171,7 @@ def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: str
     name = weapon(ctx, uid, unit) or ""
     reroll = standing_answer(state, side, "reroll", "never") == "checks"
     if not _prof_check(ctx, state, dice, uid, ctx.hexes.distance(unit["hex"], step.hex), moving=True, section="V9",
-                       reroll=reroll, events=events):
+                       reroll=reroll, events=events, purpose="op fire"):
         return  # 9.0: a failed Op Fire check leaves the squad free
     unit["used"] = True
     unit["opfire"] = False
