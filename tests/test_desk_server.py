@@ -98,3 +98,8 @@ def test_bad_json_and_unknown_actions_are_refused(server: DeskServer) -> None:
     assert ask(server, "POST", f"/{server.token}/api/check", [1, 2])[0] == 400
     status, _, answer = ask(server, "POST", f"/{server.token}/api/check", {"orders": "x"})
     assert status == 200 and "orders must be a list" in json.loads(answer)["error"]
+
+
+def test_the_address_without_its_last_slash_is_sent_to_the_page(server: DeskServer) -> None:
+    status, headers, _ = ask(server, "GET", f"/{server.token}")
+    assert status == 301 and headers["Location"] == f"/{server.token}/"

@@ -76,14 +76,15 @@ class DeskHandler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass  # the page's every click would otherwise scroll the player's terminal
 
-    def _route(self) -> str:
-        """The path after the token; Refused unless the Host and the token are the desk's own."""
+    def _route(self) -> str | None:
+        """The path after the token (None: the token alone, no slash); Refused unless the Host and the token
+        are the desk's own."""
         if self.headers.get("Host") != self.server.host:
             raise Refused(HTTPStatus.MISDIRECTED_REQUEST, f"this desk answers only to {self.server.host}")
-        first, _, rest = self.path.lstrip("/").partition("/")
+        first, slash, rest = self.path.lstrip("/").partition("/")
         if not hmac.compare_digest(first.encode("utf-8"), self.server.token.encode("utf-8")):
             raise Refused(HTTPStatus.FORBIDDEN, "open the desk by the address `pbem desk` printed, token included")
-        return rest.partition("?")[0]
+        return rest.partition("?")[0] if slash else None
 
     def _same_origin(self) -> None:
         origin = self.headers.get("Origin")
@@ -113,7 +114,12 @@ class DeskHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         try:
             route = self._route()
-            if route in STATIC:
+            if route is None:  # the address typed without its last slash: the page's links need it
+                self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+                self.send_header("Location", f"/{self.server.token}/")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            elif route in STATIC:
                 name, content_type = STATIC[route]
                 self._send(HTTPStatus.OK, _static(name), content_type)
             elif route == "api/desk":
@@ -128,7 +134,7 @@ class DeskHandler(BaseHTTPRequestHandler):
         try:
             route = self._route()
             self._same_origin()
-            action = self._action(route)
+            action = self._action(route or "")
             length = int(self.headers.get("Content-Length") or 0)
             if not 0 <= length <= MAX_BODY:
                 raise Refused(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large")
