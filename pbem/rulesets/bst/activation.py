@@ -28,6 +28,8 @@ from .opfire import Mover, react
 from .sustained import sweep
 from .orders import FIRES, MOVES, bases_of, firers_of, heading_of, named, plan
 
+# actions that only change a base's mark: the key, its new value, the heading, the event (W3, W4)
+MARKS = {"sustain": ("sustained", True, "W4", "sustained"), "set-up": ("unloaded", False, "W3", "set-up")}
 TO_HIT = {"move": "move", "move-fire": "move", "fire": "fire", "hunker": "hunker", "none": "fire", "retire": "fire", "fight": "fire",
           "set-up": "fire", "sustain": "fire"}
 
@@ -140,18 +142,13 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
         if order["act"] in MOVES:
             move(context, state, side, order, [bid for bid in named(state, order) if able.get(bid)], dice,
                  decisions, events)
-        if order["act"] == "sustain":
-            sweeping = [bid for bid in named(state, order) if able.get(bid)]
-            for bid in sweeping:
-                state["bases"][bid]["sustained"] = True
-            if sweeping:
-                events.append({"type": "sustained", "section": "W4", "bases": sweeping})
-        if order["act"] == "set-up":
-            ready = [bid for bid in named(state, order) if able.get(bid)]
-            for bid in ready:
-                state["bases"][bid]["unloaded"] = False
-            if ready:
-                events.append({"type": "set-up", "section": "W3", "bases": ready})
+        if order["act"] in MARKS:
+            key, value, section, kind = MARKS[order["act"]]
+            marked = [bid for bid in named(state, order) if able.get(bid)]
+            for bid in marked:
+                state["bases"][bid][key] = value
+            if marked:
+                events.append({"type": kind, "section": section, "bases": marked})
     for bid in sorted(set(immediate)):
         if bid in state["bases"]:
             resolve_markers(context, state, bid, context.tables.to_hit("immediate"), dice, events, "F7")
