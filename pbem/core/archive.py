@@ -83,6 +83,7 @@ def _canonical(digits: str, width: int) -> bool:
 
 
 def fsync_dir(path: Path) -> None:
+    """Flush a folder's entries (or a file's content) to disk."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -92,15 +93,6 @@ def fsync_dir(path: Path) -> None:
 
 _FSYNC_THREADS = 8
 _fsync_pool: tuple[int, Any] | None = None  # (the process it belongs to, a ThreadPoolExecutor)
-
-
-def fsync_path(path: Path) -> None:
-    """Flush a file or folder (its entries) to disk."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def fsync_all(paths: list[Path]) -> None:
@@ -113,14 +105,14 @@ def fsync_all(paths: list[Path]) -> None:
     global _fsync_pool
     if len(paths) < 2:
         for path in paths:
-            fsync_path(path)
+            fsync_dir(path)
         return
     if _fsync_pool is None or _fsync_pool[0] != os.getpid():  # a forked child has none of its parent's threads
         from concurrent.futures import ThreadPoolExecutor
 
         _fsync_pool = (os.getpid(), ThreadPoolExecutor(_FSYNC_THREADS, thread_name_prefix="pbem-fsync"))
     pool = _fsync_pool[1]
-    for done in [pool.submit(fsync_path, path) for path in paths]:
+    for done in [pool.submit(fsync_dir, path) for path in paths]:
         done.result()  # raises the first failure, after every fsync has been asked for
 
 
