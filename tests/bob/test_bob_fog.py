@@ -204,3 +204,66 @@ def test_a_suppressed_concealed_gun_passing_morale_then_failing_looks_like_one_f
     gun = {"GG1": {"hex": "0503", "facing": 1, "opfire": True, "supp": 1, "concealed": True, "marker": "DE-1"}}
     squad = {"G1": {"hex": "0503", "opfire": True, "supp": 1, "concealed": True, "marker": "DE-1"}}
     assert _american_sees_the_opfire_attempt(gun, [1, 10]) == _american_sees_the_opfire_attempt(squad, [10])
+
+
+# A marker at 0503 (woods) hides a StuG, a squad or a decoy; the American mortar at 0102 cannot see
+# it but a hex next to it can (16.0 directed fire). Nothing the American is shown may tell which.
+def _american_mortar_fire(hidden: str, dice: list[int]) -> list[bytes]:
+    r = rules()
+    extra = {"facing": 2} if hidden == "GV1" else {}
+    s = state({"AR1": {"hex": "0102"}, hidden: {"hex": "0503", "concealed": True, "marker": "DE-1", **extra},
+               "G2": {"hex": "1208"}})
+    orders = [{"fire": "AR1", "at": "0503"}]
+    assert r.validate(r.view(s, "american"), "american", orders) == []
+    out = r.resolve(s, {"american": Submission("american", orders), "german": None},
+                    ForcedDice([d - 1 for d in dice]), Decisions())
+    shown = [r.visible(e, "american") for e in out.events]
+    return [canonical_json(e) for e in shown if e is not None] + [canonical_json(r.view(out.state, "american"))]
+
+
+def test_a_mortar_missing_a_marker_cannot_tell_a_vehicle_from_a_squad_or_a_decoy() -> None:
+    seen = {b"".join(_american_mortar_fire(uid, [10])) for uid in ("GV1", "G1", "GD1")}
+    assert len(seen) == 1
+
+
+def test_a_mortar_result_that_would_suppress_takes_a_vehicles_marker_off_and_nothing_else() -> None:
+    r = rules()
+    s = state({"AR1": {"hex": "0102"}, "GV1": {"hex": "0503", "concealed": True, "marker": "DE-1", "facing": 2},
+               "G2": {"hex": "1208"}})
+    out = r.resolve(s, {"american": Submission("american", [{"fire": "AR1", "at": "0503"}]), "german": None},
+                    ForcedDice([0]), Decisions())
+    fire = next(e for e in out.events if e["type"] == "fire")
+    assert fire["results"] == [{"unit": "GV1", "as": "DE-1", "modifiers": {"woods": 1, "airburst": -1, "concealed": 1,
+                                                                            "directed": 1},
+                                "modified": 3, "result": "revealed", "moving": False}]
+    assert out.state["units"]["GV1"]["concealed"] is False and out.state["units"]["GV1"]["status"] == "active"
+
+
+def _german_artillery_at(units: dict[str, Any], dice: list[int]) -> list[bytes]:
+    r = _rules_with_artillery()
+    from pbem.rulesets.bob.state import normalize
+    s = normalize(r.context, {"setup": r.setup, "phase": "operations", "turn": 1, "active": "german", "units": units})
+    orders = [{"artillery": "DE-ART", "at": "0503"}]
+    out = r.resolve(s, {"german": Submission("german", orders), "american": None},
+                    ForcedDice([d - 1 for d in dice]), Decisions())
+    shown = [r.visible(e, "german") for e in out.events]
+    return [canonical_json(e) for e in shown if e is not None] + [canonical_json(r.view(out.state, "german"))]
+
+
+def test_a_fire_mission_missing_a_concealed_vehicle_looks_like_missing_a_squad() -> None:
+    vehicle = {"AV1": {"hex": "0503", "concealed": True, "marker": "US-1", "facing": 0}, "G1": {"hex": "1208"}}
+    squad = {"A1": {"hex": "0503", "concealed": True, "marker": "US-1"}, "G1": {"hex": "1208"}}
+    decoy = {"AD1": {"hex": "0503", "concealed": True, "marker": "US-1"}, "G1": {"hex": "1208"}}
+    # on target (1, 1), then 8 in the woods hex: the squad's 8 +1 woods -1 airburst +1 concealed = 9
+    # misses firepower 6, the Sherman's 8 misses too; 10 in the other six hexes
+    dice = [1, 1, 8] + [10] * 6
+    assert len({b"".join(_german_artillery_at(u, dice)) for u in (vehicle, squad, decoy)}) == 1
+
+
+def test_two_markers_missed_in_one_hex_are_listed_by_marker_whatever_they_hide() -> None:
+    a = {"A1": {"hex": "0503", "concealed": True, "marker": "US-2"},
+         "AV1": {"hex": "0503", "concealed": True, "marker": "US-1", "facing": 0}, "G1": {"hex": "1208"}}
+    b = {"A1": {"hex": "0503", "concealed": True, "marker": "US-1"},
+         "AV1": {"hex": "0503", "concealed": True, "marker": "US-2", "facing": 0}, "G1": {"hex": "1208"}}
+    dice = [1, 1] + [10] * 7
+    assert _german_artillery_at(a, dice) == _german_artillery_at(b, dice)

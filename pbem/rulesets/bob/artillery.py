@@ -190,6 +190,13 @@ def _bombard(ctx: Context, state: State, dice: Dice, mission: dict[str, Any], he
                 {"armour_over_3": 1} if min(armour) > 3 else {}
             modified = roll + sum(mods.values())
             result = "eliminated" if roll != 10 and modified <= firepower else "none"
+            if result == "none" and unit["concealed"]:
+                # V1: its marker comes off as an infantry unit's would; the entry shows that roll
+                mods = _modifiers(ctx, state, uid, hex_id, uid == mover)
+                modified = roll + sum(mods.values())
+                if roll != 10 and modified <= firepower:
+                    conceal.reveal(state, uid)
+                    result = "revealed"
         else:
             mods = _modifiers(ctx, state, uid, hex_id, uid == mover)
             modified = roll + sum(mods.values())
@@ -200,7 +207,8 @@ def _bombard(ctx: Context, state: State, dice: Dice, mission: dict[str, Any], he
             else:
                 result = outcome(ctx, uid, unit["reduced"], modified, firepower)
         results.append({"unit": uid, "as": shown, "modifiers": mods, "modified": modified,
-                        "result": apply(ctx, state, uid, result), "moving": uid == mover})
+                        "result": result if result == "revealed" else apply(ctx, state, uid, result),
+                        "moving": uid == mover})
     events.append({"type": "bombard", "side": mission["side"], "section": "17.0", "support": mission["support"],
                    "hex": hex_id, "firepower": firepower, "roll": roll, "results": results})
 

@@ -121,7 +121,16 @@ def attack(ctx: Context, state: State, dice: Dice, firer: str, origin: str, targ
         unit = state["units"][uid]
         shown_as = public_name(state, uid)
         firepower = how.firepower
-        if ctx.units[uid].type.vehicle:
+        if ctx.units[uid].type.vehicle and unit["concealed"]:
+            # V5: a marker is fired on as infantry or a gun; V1: a vehicle's marker comes off as an
+            # infantry unit's would, and the fire does nothing else to it (V7)
+            mods = fire_modifiers(ctx, origin, target, fire=fire, mortar=kind.mortar, directed=how.directed,
+                                  terrain_only=kind.heavy)
+            modified = roll + sum(mods.values())
+            result = "revealed" if roll != 10 and modified <= firepower else "none"
+            if result == "revealed":
+                conceal.reveal(state, uid)
+        elif ctx.units[uid].type.vehicle:
             name, armour = armour_met(ctx, state, origin, uid)
             mods = {name: armour}
             firepower = anti_tank or 0
@@ -137,7 +146,7 @@ def attack(ctx: Context, state: State, dice: Dice, firer: str, origin: str, targ
                 result = gun_outcome(ctx, uid, modified, firepower, heavy_hit=heavy_hit or kind.heavy)
             else:
                 result = outcome(ctx, uid, unit["reduced"], modified, firepower)
-        done = apply(ctx, state, uid, result)
+        done = result if result == "revealed" else apply(ctx, state, uid, result)
         happened[uid] = done
         entry: dict[str, Any] = {"unit": uid, "as": shown_as, "modifiers": mods, "modified": modified,
                                  "result": done, "moving": target.moving}
@@ -154,14 +163,16 @@ def targets_in(ctx: Context, state: State, hex_id: str, side: str, *, mover: str
                came_from: str | None = None, only: str | None = None) -> list[Target]:
     """Every unit of the other side in the hex as the fire sees it; the mover is the one moving.
 
-    Vehicles are never among them (V8: infantry fire does nothing to one); `only` names the one
-    target a gun or vehicle declared in a hex holding a vehicle (V10)."""
+    Face-up vehicles are never among them (V8: infantry fire does nothing to one); a vehicle under
+    a marker is, fired on as the infantry it may be (V5); `only` names the one target a gun or
+    vehicle declared in a hex holding a vehicle (V10)."""
     found: list[Target] = []
     foxhole = hex_id in state["foxholes"]
     for uid, unit in sorted(state["units"].items()):
         if unit["status"] != "active" or unit["hex"] != hex_id or ctx.units[uid].side != other(side):
             continue
-        if (only is not None and uid != only) or (only is None and ctx.units[uid].type.vehicle):
+        if (only is not None and uid != only) or (only is None and ctx.units[uid].type.vehicle
+                                                   and not unit["concealed"]):
             continue
         moving = uid == mover
         found.append(Target(hex=hex_id, moving=moving, came_from=came_from if moving else None, foxhole=foxhole,

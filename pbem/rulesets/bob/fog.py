@@ -115,7 +115,9 @@ def _masked(event: dict[str, Any]) -> dict[str, Any]:
     if kind in ("move", "mark", "cp", "rout", "turn-facing", "close-assault") and shown.get("as") != shown.get("unit"):
         shown.pop("unit", None)
     elif kind in ("fire", "bombard"):
-        for result in shown["results"]:
-            if result["as"] != result["unit"] and result["result"] == "none":
-                result.pop("unit")
+        # a miss on a marker shows the marker alone: the modifiers it met, the firepower used
+        # against it and the order of the entries would tell a vehicle, a gun or a decoy (V1, V5)
+        shown["results"] = sorted(({"as": r["as"], "result": "none", "moving": r["moving"]}
+                                   if r["as"] != r["unit"] and r["result"] == "none" else r
+                                   for r in shown["results"]), key=lambda r: str(r["as"]))
     return shown

@@ -129,7 +129,7 @@ def declared_uid(ctx: Context, state: State, target: str, side: str, declared: s
     """The one unit a gun's or vehicle's fire affects (V10), or None for every non-vehicle in the hex."""
     enemy = [uid for uid, u in sorted(state["units"].items())
              if u["status"] == "active" and u["hex"] == target and ctx.units[uid].side != side]
-    vehicles = [uid for uid in enemy if ctx.units[uid].type.vehicle]
+    vehicles = [uid for uid in enemy if ctx.units[uid].type.vehicle and not state["units"][uid]["concealed"]]
     if not vehicles:
         return None
     for uid in enemy:

@@ -305,7 +305,8 @@ def _fire_label(event: Mapping[str, Any]) -> str:
 # Each takes the event, the acting side's name and the section in brackets (" (6.0)" or "").
 
 RESULTS = {"none": "no effect", "suppressed": "suppressed", "reduced": "reduced and fully suppressed",
-           "eliminated": "eliminated", "removed": "a decoy, removed"}
+           "eliminated": "eliminated", "removed": "a decoy, removed",
+           "revealed": "a vehicle, its marker off and nothing else (V1, V5)"}
 FIRES = {"fire": "fired at", "assault": "assault fired at", "op": "fired Op Fire at a mover in",
          "final": "fired Final Op Fire at a mover in"}
 ENDED = {"entered an enemy's hex": "where it entered an enemy's hex and stopped",

@@ -120,7 +120,7 @@ def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, step: St
     it Used)."""
     mover_side = ctx.units[step.mover].side
     side = other(mover_side)
-    at_vehicle = ctx.units[step.mover].type.vehicle
+    at_vehicle = face_up_vehicle(ctx, state, step.mover)  # V5: a marker is fired on as infantry
     if step.entered and state.get("artillery", {}).get("missions"):
         before = len(events)
         strike_mover(ctx, state, dice, step.mover, step.hex, events)
@@ -187,6 +187,11 @@ def react(ctx: Context, state: State, dice: Dice, decisions: Decisions, step: St
     return "go" if mover["status"] == "active" else "gone"
 
 
+def face_up_vehicle(ctx: Context, state: State, uid: str) -> bool:
+    """A vehicle the other side sees as one (under a marker it is fired on as infantry or a gun: V5)."""
+    return ctx.units[uid].type.vehicle and not state["units"][uid]["concealed"]
+
+
 def _bombarded(step: Step, events: list[dict[str, Any]]) -> bool:
     """17.0: a Fire Mission put a suppression result on the mover (it then checks as under Op Fire, 9.0)."""
     return any(r["unit"] == step.mover and r["result"] in ("suppressed", "reduced")
@@ -219,7 +224,7 @@ def _heavy_reaction(ctx: Context, state: State, dice: Dice, decisions: Decisions
         events.append({"type": "turn-facing", "side": side, "section": "V4", "unit": uid,
                        "as": public_name(state, uid), "hex": unit["hex"], "from": before, "to": facing})
         unit["facing"] = facing
-    at_vehicle = ctx.units[step.mover].type.vehicle
+    at_vehicle = face_up_vehicle(ctx, state, step.mover)
     mods = prof_modifiers(ctx, state, uid, unit["hex"], step.hex, op=True, turned=turned, moved=False,
                           target_moving_marker=False) or {}
     steady = not (kind.gun and unit["supp"]) or check(ctx, state, dice, uid, kind="morale", section="V5",
@@ -238,8 +243,8 @@ def _heavy_reaction(ctx: Context, state: State, dice: Dice, decisions: Decisions
     unit["opfire"] = False
     if unit["concealed"]:
         conceal.take_off(ctx, state, uid, "it fired", events)
-    only = step.mover if at_vehicle or any(ctx.units[u].type.vehicle for u in in_hex(ctx, state, step.hex,
-                                                                                      other(side))) else None
+    only = step.mover if at_vehicle or any(face_up_vehicle(ctx, state, u)
+                                           for u in in_hex(ctx, state, step.hex, other(side))) else None
     attack(ctx, state, dice, uid, unit["hex"], step.hex, how, fire="op",
            targets=targets_in(ctx, state, step.hex, side, mover=step.mover, came_from=step.came_from, only=only),
            section="V6" if at_vehicle else "V5", events=events, anti_tank=kind.full.at)
