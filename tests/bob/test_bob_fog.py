@@ -267,3 +267,30 @@ def test_two_markers_missed_in_one_hex_are_listed_by_marker_whatever_they_hide()
          "AV1": {"hex": "0503", "concealed": True, "marker": "US-2", "facing": 0}, "G1": {"hex": "1208"}}
     dice = [1, 1] + [10] * 7
     assert _german_artillery_at(a, dice) == _german_artillery_at(b, dice)
+
+
+# A marker at 0104, out of the sight of the one German unit (G1 at 0803): a Sherman or a squad under it.
+def _german_sees_the_american_impulse(units: dict[str, Any], orders: list[dict[str, Any]]) -> list[bytes]:
+    r = rules()
+    s = state({**units, "G1": {"hex": "0803"}})
+    assert r.validate(r.view(s, "american"), "american", orders) == []
+    out = r.resolve(s, {"american": Submission("american", orders), "german": None}, ForcedDice([]), Decisions())
+    shown = [r.visible(e, "german") for e in out.events]
+    return [canonical_json(e) for e in shown if e is not None] + [canonical_json(r.view(out.state, "german"))]
+
+
+def test_a_concealed_vehicle_moving_out_of_sight_moves_like_a_marker() -> None:
+    vehicle = _german_sees_the_american_impulse({"AV1": {"hex": "0104", "facing": 2, "concealed": True,
+                                                          "marker": "US-1"}}, [{"move": "AV1", "path": ["0204"]}])
+    squad = _german_sees_the_american_impulse({"A1": {"hex": "0104", "concealed": True, "marker": "US-1"}},
+                                              [{"move": "A1", "path": ["0204"]}])
+    assert vehicle == squad
+
+
+def test_a_concealed_vehicle_turning_in_its_hex_looks_like_a_marker_marked_used() -> None:
+    vehicle = _german_sees_the_american_impulse({"AV1": {"hex": "0104", "facing": 0, "concealed": True,
+                                                          "marker": "US-1"}},
+                                                [{"move": "AV1", "path": ["0104"], "facing": 3}])
+    squad = _german_sees_the_american_impulse({"A1": {"hex": "0104", "concealed": True, "marker": "US-1"}},
+                                              [{"used": "A1"}])
+    assert vehicle == squad

@@ -95,6 +95,7 @@ def visible(ctx: Context, event: dict[str, Any], side: str) -> dict[str, Any] | 
     return _masked(event)
 
 
+MARKER_MOVE = ("type", "side", "as", "from", "path", "retreat", "ended", "back_to")
 MARKER_CHECK = ("type", "side", "marker", "purpose", "passed", "cp")
 
 
@@ -112,7 +113,10 @@ def _marker_check(event: dict[str, Any]) -> dict[str, Any] | None:
 def _masked(event: dict[str, Any]) -> dict[str, Any]:
     shown = copy.deepcopy(event)
     kind = shown["type"]
-    if kind in ("move", "mark", "cp", "rout", "turn-facing", "close-assault") and shown.get("as") != shown.get("unit"):
+    if kind == "move" and shown.get("as") != shown.get("unit"):
+        # a marker moves as a marker: a vehicle's facing, turns and section would tell it (V1, V3)
+        shown = {**{key: shown[key] for key in MARKER_MOVE if key in shown}, "section": "5.0"}
+    elif kind in ("mark", "cp", "rout", "turn-facing", "close-assault") and shown.get("as") != shown.get("unit"):
         shown.pop("unit", None)
     elif kind in ("fire", "bombard"):
         # a miss on a marker shows the marker alone: the modifiers it met, the firepower used

@@ -142,13 +142,16 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
     unit = state["units"][uid]
     side = ctx.units[uid].side
     start = unit["hex"] if unit["status"] == "active" else None
+    if order["path"] == [start]:
+        _turn_in_place(ctx, state, uid, int(order["facing"]), bool(order.get("opfire")), events)
+        return
     move: dict[str, Any] = {"type": "move", "side": side, "section": "V3", "unit": uid,
                             "as": public_name(state, uid), "from": start, "path": [], "retreat": False}
     events.append(move)
     unit["used"] = True
     previous = start
     misses: dict[str, int] = {}
-    for hex_id in [] if order["path"] == [start] else order["path"]:  # its own hex alone: it only turns
+    for hex_id in order["path"]:
         if previous is not None:
             turned = next_facing(ctx, previous, hex_id, unit["facing"])
             if turned != unit["facing"]:
@@ -196,3 +199,23 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
                        events, moved=bool(unit["moved"]))
     if unit["status"] == "active":
         conceal.regain(ctx, state, uid, events)
+
+
+def _turn_in_place(ctx: Context, state: State, uid: str, facing: int, opfire: bool,
+                   events: list[dict[str, Any]]) -> None:
+    """V3: a vehicle only turning within its hex; it ends Used or marked Op Fire, with no Move marker.
+
+    Told as a turn (hidden from the enemy under a marker, `fog.visible`) and a mark, so a concealed
+    vehicle turning shows the enemy what a concealed squad marked Used or Op Fire would (15.0)."""
+    unit = state["units"][uid]
+    side = ctx.units[uid].side
+    events.append({"type": "turn-facing", "side": side, "section": "V3", "unit": uid, "as": public_name(state, uid),
+                   "hex": unit["hex"], "from": unit["facing"], "to": facing})
+    unit["facing"] = facing
+    unit["moved"] = False
+    mark = "opfire" if opfire else "used"
+    unit["used"] = not opfire
+    if opfire:
+        unit["opfire"] = unit["marked"] = True
+    events.append({"type": "mark", "side": side, "section": "4.0", "unit": uid, "as": public_name(state, uid),
+                   "mark": mark})
