@@ -215,3 +215,27 @@ def test_a_hidden_unit_in_the_line_of_fire_neither_masks_nor_changes_the_refusal
     one = resolved_view(far, {"british": [{"fire": "g", "unit": "a"}]}, [3])
     two = resolved_view(between, {"british": [{"fire": "g", "unit": "a"}]}, [3])
     assert one == two
+
+
+def test_an_air_strike_over_the_wood_does_not_show_the_striker_who_hides_there() -> None:
+    """3.7 air strikes roll for every enemy base in the zone, the unspotted ones too; the striker
+    is told of the bases it sees only: where the unspotted unit h stands in the zone, its flags and
+    what the strike did to it leave the British view, picture and report unchanged (a kill would
+    show in the public score, F3)."""
+    state = situation([150, 700], turn=1, phase="fire")
+    state["air_strikes"] = {"british": 1, "german": 0}
+    strike = {"british": [{"air_strike": {"at": [150, 600], "facing": 0}}]}
+    one = resolved_view(state, strike, [5])  # h-a rolls a 6, less 1 for the wood: damaged
+    moved = copy.deepcopy(state)
+    moved["bases"]["h-a"]["at"] = [170, 690]
+    moved["units"]["h"]["demoralized"] = True
+    two = resolved_view(moved, strike, [5])
+    assert one == two
+    assert b"h-a" not in one[0] and "h-a" not in one[1] and "h-a" not in one[2]
+
+
+def test_an_air_strike_shows_the_striker_the_bases_it_sees() -> None:
+    state = situation([150, 700], turn=1, phase="fire")
+    state["air_strikes"] = {"british": 1, "german": 0}
+    view, _, report = resolved_view(state, {"british": [{"air_strike": {"at": [1000, 400], "facing": 0}}]}, [0])
+    assert b"base: g-a" in view and "1 bases rolled for" in report

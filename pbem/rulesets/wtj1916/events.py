@@ -42,7 +42,8 @@ EVENTS = Catalogue({
     "air-strike": EventType("an air strike: its zone and a roll for every enemy base in it", ("3.7",),
                             {"side": TEXT, "at": LIST, "facing": NUMBER, "zone": LIST, "rolls": LIST},
                             items={"rolls": Fields({"base": TEXT, "unit": TEXT, "roll": NUMBER, "cover": TEXT,
-                                                    "result": TEXT, "hits": LIST})}, public=True),
+                                                    "result": TEXT, "hits": LIST}, optional={"unseen_by": LIST})},
+                            public=True),
     "fire-void": EventType("an accepted fire order the phase found impossible", ("3.1", "3.4", "3.7"),
                            {"side": TEXT, "unit": TEXT, "why": TEXT}),
 })

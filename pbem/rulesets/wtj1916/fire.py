@@ -436,8 +436,10 @@ def check_air(context: Context, board: State, side: str, order: Mapping[str, Any
     return []
 
 
-def resolve_air(context: Context, state: State, side: str, order: Mapping[str, Any], dice: Dice,
+def resolve_air(context: Context, state: State, known: State, side: str, order: Mapping[str, Any], dice: Dice,
                 events: list[dict[str, Any]]) -> None:
+    """3.7: a roll for every enemy base in the zone. Fog (3.4): the rolls on bases of units the
+    striking side does not see (`known`, its board) are hidden from it, dice and entries both."""
     if int(state["air_strikes"].get(side, 0)) < 1:
         events.append(void(side, "air strike", "no air strike left", "3.7"))
         return
@@ -451,12 +453,14 @@ def resolve_air(context: Context, state: State, side: str, order: Mapping[str, A
         if unit["side"] == side or not plane.overlap(footprint(context.type_of(unit), base).shape, zone):
             continue
         cover = terrain_cover(context, state["bases"], bid, state["units"], area=True)
-        roll = dice.die(6, f"3.7 air strike on {bid}")
+        seen_by = None if base["unit"] in known["units"] else [unit["side"]]
+        roll = dice.die(6, f"3.7 air strike on {bid}", seen_by)
         total = roll + (int(mods[cover]) if cover else 0)
         result = chart_result(chart, total)
-        hits = results.apply(context, state, base["unit"], result, [bid], dice, "3.7")
-        rolls.append({"base": bid, "unit": base["unit"], "roll": roll, "cover": cover or "none", "result": result,
-                      "hits": hits})
+        hits = results.apply(context, state, base["unit"], result, [bid], dice, "3.7", seen_by)
+        entry = {"base": bid, "unit": base["unit"], "roll": roll, "cover": cover or "none", "result": result,
+                 "hits": hits}
+        rolls.append(entry if seen_by is None else {**entry, "unseen_by": [side]})
     events.append({"type": "air-strike", "side": side, "at": list(order["air_strike"]["at"]),
                    "facing": int(order["air_strike"]["facing"]), "zone": [list(p) for p in zone.points],
                    "rolls": rolls, "section": "3.7"})

@@ -48,6 +48,10 @@ def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
     if kind is None:
         return None
     hidden = ("seen_by", "unseen_by")
+    if event["type"] == "air-strike":  # each side sees the rolls on the bases the striker sees and on its own
+        rolls = [{k: v for k, v in r.items() if k not in hidden} for r in event["rolls"]
+                 if side not in r.get("unseen_by", [])]
+        return {**{k: v for k, v in event.items() if k not in hidden}, "rolls": rolls}
     if event.get("side") == side or "side" not in event:
         return {k: v for k, v in event.items() if k not in hidden}
     if event["type"] == "move":

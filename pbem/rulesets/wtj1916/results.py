@@ -42,9 +42,9 @@ def removal_order(context: Context, state: State, target: str, firing: list[plan
 
 
 def apply(context: Context, state: State, target: str, letters: str, order: list[str], dice: Dice,
-          why: str) -> list[dict[str, Any]]:
+          why: str, seen_by: list[str] | None = None) -> list[dict[str, Any]]:
     """Apply the result letters in turn to the bases in `order` (the first standing one each time).
-    Returns what happened to each base, for the event."""
+    Returns what happened to each base, for the event; `seen_by` limits who sees a bail-out die."""
     out: list[dict[str, Any]] = []
     unit = state["units"][target]
     kind = context.type_of(unit)
@@ -77,7 +77,7 @@ def apply(context: Context, state: State, target: str, letters: str, order: list
                 out.append({"base": victim, "result": "damaged"})
         elif letter == "I" and kind.vehicle:
             base["immobilized"] = True
-            roll = dice.die(6, f"3.3 bail-out check of {victim}")
+            roll = dice.die(6, f"3.3 bail-out check of {victim}", seen_by)
             out.append({"base": victim, "result": "immobilized", "bail_out_roll": roll})
             if roll <= int(context.tables["charts"]["morale"]) and context.tables["frame"]["bail_out_removes"]:
                 out += kill(context, state, victim, "crew bailed out", why)

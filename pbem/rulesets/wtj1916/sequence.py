@@ -122,7 +122,7 @@ def one(context: Context, state: State, known: State, side: str, order: Mapping[
     elif "unjam" in order:
         fire.resolve_unjam(state, side, order, dice, events)
     elif "air_strike" in order:
-        fire.resolve_air(context, state, side, order, dice, events)
+        fire.resolve_air(context, state, known, side, order, dice, events)
 
 
 def mark_firers_seen(context: Context, state: State, events: list[dict[str, Any]], start: int) -> None:
