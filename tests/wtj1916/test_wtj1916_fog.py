@@ -239,3 +239,14 @@ def test_an_air_strike_shows_the_striker_the_bases_it_sees() -> None:
     state["air_strikes"] = {"british": 1, "german": 0}
     view, _, report = resolved_view(state, {"british": [{"air_strike": {"at": [1000, 400], "facing": 0}}]}, [0])
     assert b"base: g-a" in view and "1 bases rolled for" in report
+
+
+def test_an_air_strike_names_a_resurrection_s_donor_to_the_target_side_only() -> None:
+    event = {"type": "air-strike", "side": "british", "at": [500, 500], "facing": 0, "zone": [], "section": "3.7",
+             "rolls": [{"base": "gm-a", "unit": "gm", "roll": 6, "cover": "none", "result": "K",
+                        "hits": [{"base": "gm-a", "result": "killed", "how": "K", "resurrected_from": "h-a",
+                                  "section": "3.3"}]}]}
+    striker, target = GAME.visible(rules().context, event, "british"), GAME.visible(rules().context, event, "german")
+    assert striker is not None and target is not None
+    assert "h-a" not in repr(striker) and "gm-a" in repr(striker)
+    assert target["rolls"][0]["hits"][0]["resurrected_from"] == "h-a"

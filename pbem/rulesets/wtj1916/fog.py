@@ -51,6 +51,9 @@ def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
     if event["type"] == "air-strike":  # each side sees the rolls on the bases the striker sees and on its own
         rolls = [{k: v for k, v in r.items() if k not in hidden} for r in event["rolls"]
                  if side not in r.get("unseen_by", [])]
+        if side == event["side"]:  # a resurrection's donor is the target side's to know (3.3)
+            rolls = [{**r, "hits": [{k: v for k, v in h.items() if k != "resurrected_from"} for h in r["hits"]]}
+                     for r in rolls]
         return {**{k: v for k, v in event.items() if k not in hidden}, "rolls": rolls}
     if event.get("side") == side or "side" not in event:
         return {k: v for k, v in event.items() if k not in hidden}
