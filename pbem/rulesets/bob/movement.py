@@ -45,6 +45,14 @@ def route_problems(ctx: Context, board: Board, uid: str, order: dict[str, Any], 
     """Everything wrong with a move, judged on the side's board; a legal move is carried out on the board."""
     if ctx.units[uid].type.vehicle:
         return vehicles.route_problems(ctx, board, uid, order, index)
+    if "facing" in order:
+        return [Problem(f"{uid} has no facing: only guns and vehicles turn", order=index, path=("facing",),
+                        section="V4", legal="leave `facing` out")]
+    if "target" in order:
+        return [_infantry_target(uid, str(order.get("assault") or order["path"][-1]), index)]
+    if "opfire" in order:
+        return [Problem(f"{uid} is not a vehicle: only a vehicle ends a short move marked Op Fire", order=index,
+                        path=("opfire",), section="V3", legal=f"{{opfire: {uid}}} instead of the move (4.0)")]
     unit = board.own[uid]
     path = list(order["path"])
     start = unit["hex"] if unit["status"] == "active" else None
@@ -161,7 +169,15 @@ def fire_problems(ctx: Context, board: Board, uid: str, origin: str, target: str
         why = f"minimum range {face.range}" if kind.mortar else f"range {face.range} (double at half)"
         return [Problem(f"{uid} cannot fire at {target}: out of LOS or {why}", order=index, path=where,
                         section="16.0" if kind.mortar else "6.0", legal=in_reach)]
-    return declared_target_problems(ctx, board, target, order.get("target"), index, where, heavy=kind.heavy)
+    declared = declared_target_problems(ctx, board, target, order.get("target"), index, where, heavy=kind.heavy)
+    if not declared and "target" in order and not kind.heavy:
+        return [_infantry_target(uid, target, index)]
+    return declared
+
+
+def _infantry_target(uid: str, target: str, index: int) -> Problem:
+    return Problem(f"{uid} fires at every unit in {target} (6.0): only a gun or vehicle names its target",
+                   order=index, path=("target",), section="V10", legal="leave `target` out")
 
 
 def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: str, order: dict[str, Any],
