@@ -13,12 +13,13 @@ from . import bots, fog, orders, sequence
 from .opfire import STANDING_SCHEMA
 from .context import SCENARIO_SCHEMA, SIDES, Context, checked_setup, prepare, tables_schema
 from .deck import new_deck
+from .smoke import with_smoke
 from .state import normalize
 
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "9"
+    version = "10"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
@@ -44,7 +45,7 @@ class Bst(Ruleset[Context]):
                        "unloaded": False, "sustained": False}
                  for uid, unit in sorted(setup["units"].items()) for bid, entry in sorted(unit["bases"].items())}
         return {"setup": setup, "phase": sequence.PHASE, "turn": 1, "deck": new_deck(context.cards), "card": None,
-                "awaiting": None, "activated": [], "led": [], "bases": bases, "lost": {}, "result": None}
+                "awaiting": None, "activated": [], "led": [], "smoke": [], "mortars": {}, "bases": bases, "lost": {}, "result": None}
 
     def phase(self, context: Context, state: State) -> str:
         return str(state.get("phase", sequence.PHASE))
@@ -69,7 +70,8 @@ class Bst(Ruleset[Context]):
         return orders.order_kinds()
 
     def validate(self, context: Context, view: State, side: str, given: list[Any]) -> list[Problem]:
-        return orders.validate(context, normalize(context, view), side, given)
+        view = normalize(context, view)
+        return orders.validate(with_smoke(context, view), view, side, given)
 
     def resolve(self, context: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
                 decisions: Decisions) -> Resolution:
@@ -91,4 +93,5 @@ class Bst(Ruleset[Context]):
                           context.tables.number("base_size"))
 
     def bot_orders(self, context: Context, view: State, side: str, seed: bytes) -> list[Any]:
-        return bots.bot_orders(context, normalize(context, view), side, seed)
+        view = normalize(context, view)
+        return bots.bot_orders(with_smoke(context, view), view, side, seed)

@@ -19,6 +19,7 @@ from .activation import activate
 from .context import SIDES, Context
 from .deck import JOKER, draw_card
 from .orders import bases_of, check_activation, queue_key
+from .smoke import joker, with_smoke
 from .victory import outcome
 
 PHASE = "activation"
@@ -36,6 +37,8 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
             decisions: Decisions) -> list[Event]:
     """Resolve the waiting card's activation by `orders`, then draw until a side owes orders."""
     events: list[Event] = []
+    table_only = context
+    context = with_smoke(table_only, state)
     queue: dict[str, list[Mapping[str, Any]]] = {}
     sender = state.get("awaiting")
     if sender and state.get("card"):
@@ -46,6 +49,7 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
                  context.second(drawn))
         queue = group([o for o in orders if queue_key(o, drawn, unit) != unit])
         state["result"] = outcome(context, state, final=False)
+        context = with_smoke(table_only, state)
     state["card"] = None
     state["awaiting"] = None
     while state["result"] is None:
@@ -55,6 +59,8 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
             state["activated"] = []
             state["led"] = []
             state["turn"] = state["deck"]["turn"]
+            joker(table_only, state, events)
+            context = with_smoke(table_only, state)
             if state["deck"]["turn"] > context.turns:
                 state["result"] = outcome(context, state)
                 break
@@ -73,6 +79,7 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
             events.append({"type": "queued", "section": "A1", "card": card, "unit": unit})
             activate(context, state, unit, queued, dice, decisions, events, second)
             state["result"] = outcome(context, state, final=False)
+            context = with_smoke(table_only, state)
             continue
         state["card"] = card
         state["awaiting"] = side

@@ -43,6 +43,8 @@ def blocker(table: TableMap, eye: plane.Base, target: plane.Base, smoke: Smoke =
         if crossing.key in smoke_keys:
             return crossing.key
         feature = table.feature(crossing.key)
+        if feature.kind == "smoke":  # W10: a line that meets any part of a smoke base is blocked
+            return crossing.key
         mode = feature.properties.get("blocks_sight", False)
         if not mode:
             continue
@@ -65,7 +67,7 @@ def sees(table: TableMap, eye: plane.Base, target: plane.Base, smoke: Smoke = ()
 
 def section_of(table: TableMap, key: str) -> str:
     """The heading that makes this feature (or smoke) block sight."""
-    if key not in {f.id for f in table.features}:
+    if key not in {f.id for f in table.features} or table.feature(key).kind == "smoke":
         return "W10"
     kind = table.feature(key).kind
     return "T3" if kind == "hill" else "T2" if table.properties(key).get("blocks_sight") == "inside-only" else "T1"

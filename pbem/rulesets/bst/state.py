@@ -28,6 +28,8 @@ def normalize(context: Context, state: State) -> State:
         state.setdefault(key, default)
     state.setdefault("activated", [])
     state.setdefault("led", [])
+    state.setdefault("smoke", [])
+    state.setdefault("mortars", {})
     state.setdefault("lost", {})
     if "deck" not in state:
         state["deck"] = new_deck(context.cards)

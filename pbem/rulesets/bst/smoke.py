@@ -1,0 +1,70 @@
+"""Smoke (W9, W10): screens laid by mortars, growing and clearing at each Joker.
+
+A screen starts as one smoke base (a base's size, turned along the wind) where the bomb
+landed. At each Joker the wind acts on it (data/tables.yaml `smoke_growth`, by strength):
+`spread` lays a second base touching the first, downwind; `clear-first`, `clear-second`,
+`clear-both` take bases away, the first laid first. Smoke blocks any line of sight that
+meets it (W10, `sight.py`): the rules see it through a copy of the table with the smoke as
+features (`with_smoke`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping
+
+from pbem.core.ruleset import Event, State
+from pbem.geometry import plane
+
+from .context import Context
+
+
+def downwind(context: Context) -> int:
+    """P1: the bearing the wind blows toward."""
+    return (int(context.tables.values["wind"]["from_bearing"]) + 180) % 360
+
+
+def with_smoke(context: Context, state: Mapping[str, Any]) -> Context:
+    """The context whose table holds the state's smoke bases as features."""
+    screens = state.get("smoke") or []
+    if not screens:
+        return context
+    size = context.tables.number("base_size")
+    features = [context.table.make_feature(f"smoke-{screen['id']}-{i}", "smoke",
+                                           plane.Base((at[0], at[1]), screen["facing"], size, size).shape)
+                for screen in screens for i, at in enumerate(screen["bases"]) if at is not None]
+    return dataclasses.replace(context, table=context.table.with_features(features))
+
+
+def lay(context: Context, state: State, at: plane.Point, events: list[Event]) -> None:
+    """W9: a new screen of one smoke base at `at`, turned along the wind."""
+    screens = state.setdefault("smoke", [])
+    number = 1 + max((screen["id"] for screen in screens), default=0)
+    screens.append({"id": number, "bases": [list(at)], "facing": downwind(context), "jokers": 0})
+    events.append({"type": "smoke", "section": "W9", "screen": number, "at": list(at)})
+
+
+def joker(context: Context, state: State, events: list[Event]) -> None:
+    """W9: the wind acts on every screen at a Joker."""
+    strength = str(context.tables.values["wind"]["strength"])
+    steps = context.tables.values["smoke_growth"][strength]
+    size = context.tables.number("base_size")
+    kept = []
+    for screen in state.get("smoke") or []:
+        step = steps[screen["jokers"]] if screen["jokers"] < len(steps) else "stay"
+        screen["jokers"] += 1
+        first = screen["bases"][0]
+        if step == "spread" and first is not None:
+            d = plane.direction(screen["facing"])
+            far = (first[0] + d[0], first[1] + d[1])
+            screen["bases"].append(list(plane.point_along((first[0], first[1]), far, size)))
+        elif step == "clear-first":
+            screen["bases"][0] = None
+        elif step in ("clear-second", "clear-both"):
+            screen["bases"] = [None for _ in screen["bases"]]
+        if step != "stay":
+            events.append({"type": "smoke-drifts", "section": "W9", "screen": screen["id"], "step": step,
+                           "bases": [b for b in screen["bases"] if b is not None]})
+        if any(b is not None for b in screen["bases"]):
+            kept.append(screen)
+    state["smoke"] = kept
