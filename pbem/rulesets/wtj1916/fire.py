@@ -367,8 +367,7 @@ def resolve_flame(context: Context, state: State, board: State, side: str, order
     if any(not used.startswith("flame:") for used in unit["fired"]):
         events.append(void(side, uid, f"{fbid} fired its small arms with its unit this turn: not both", "3.7"))
         return
-    weapon = context.type_of(unit).weapon("flamethrower")
-    assert weapon is not None
+    weapon = next(w for w in context.type_of(unit).weapons if w.fire == "flame")  # checked: it has one
     victim = flame_victim(context, board, fbid, weapon, target)
     if victim is None:
         events.append(void(side, uid, f"no base of {target} is in reach now", "3.7"))
