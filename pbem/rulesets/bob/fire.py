@@ -133,7 +133,7 @@ def attack(ctx: Context, state: State, dice: Dice, firer: str, origin: str, targ
         elif ctx.units[uid].type.vehicle:
             name, armour = armour_met(ctx, state, origin, uid)
             mods = {name: armour}
-            firepower = anti_tank or 0
+            firepower = (anti_tank or 0) // (2 if how.long else 1)  # half at long range, as a squad's (V5, V6)
             modified = roll + armour
             result = "eliminated" if roll != 10 and modified <= firepower else "none"
         else:
