@@ -170,9 +170,17 @@ def tables_schema() -> Schema:
                                                                                             "pattern": "^(-|[KDI]+)$"}]}}
     return shape_schema(TABLES.plain(), complete=False, extensible={"unit_types": "a new unit type, given whole"},
                         refine={"charts.small_arms": chart, "charts.artillery_kill": chart,
-                                "charts.area_weapons": chart,
+                                "charts.area_weapons": chart, "charts.small_arms_die": _count(2, 100),
+                                "distances.*": _count(0, 100_000), "unit_types.*.width": _count(1, 1000),
+                                "unit_types.*.depth": _count(1, 1000), "unit_types.*.move": _count(0, 10_000),
+                                "unit_types.*.rush": _count(0, 10_000),
                                 "unit_types.*.weapons": {"type": "object", "additionalProperties": _WEAPON}},
                         description="values replacing the packaged ones, key by key (docs/wtj1916.md, Assumed values)")
+
+
+def _count(least: int, most: int) -> Schema:
+    """A whole number the rules measure or roll with: a base needs a size, a die faces."""
+    return {"type": "integer", "minimum": least, "maximum": most}
 
 
 _WEAPON: Schema = {
