@@ -81,7 +81,7 @@ def test_any_other_host_header_is_refused(server: DeskServer, host: str) -> None
 
 def test_a_page_of_another_origin_cannot_save(server: DeskServer) -> None:
     out = server.desk.out
-    orders = {"orders": []}
+    orders: dict[str, list[Any]] = {"orders": []}
     for headers in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Sec_Fetch_Site": "cross-site"},
                     {"Origin": f"http://localhost:{server.server_address[1]}"}):
         status, _, _ = ask(server, "POST", f"/{server.token}/api/save", orders, **headers)

@@ -13,11 +13,12 @@ DESCRIPTION = ("Open your desk in the browser: your view's map and report, the p
 
 def cmd_desk(args: argparse.Namespace) -> int:
     import sys
-    import webbrowser
+    import tempfile
     from pathlib import Path
 
     from pbem.core.api import game_from_file, signing
 
+    from .launch import open_in_browser
     from .server import DeskServer
     from .session import open_desk
 
@@ -28,14 +29,15 @@ def cmd_desk(args: argparse.Namespace) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     server = DeskServer(desk, port=args.port)
     print(f"your desk: {server.url}", flush=True)
-    if not args.no_browser:
-        webbrowser.open(server.url)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    with tempfile.TemporaryDirectory(prefix="pbem-desk-") as private:  # mode 0700: the launch page is the player's
+        if not args.no_browser:
+            open_in_browser(server.url, Path(private))
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
     return 0
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import sys
 import threading
+import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -24,6 +26,7 @@ from pbem.core.api import PbemError
 from .session import DecisionDesk, OrdersDesk
 
 MAX_BODY = 1 << 20  # a phase's orders as JSON are a few kilobytes
+IDLE_SECONDS = 30  # a connection silent this long is closed: a slow or idle client cannot hold a thread for ever
 STATIC = {"": ("desk.html", "text/html; charset=utf-8"), "desk.js": ("desk.js", "text/javascript; charset=utf-8"),
           "desk.css": ("desk.css", "text/css; charset=utf-8")}
 SECURITY_HEADERS = {
@@ -72,6 +75,7 @@ def _static(name: str) -> bytes:
 class DeskHandler(BaseHTTPRequestHandler):
     server: DeskServer
     protocol_version = "HTTP/1.1"
+    timeout = IDLE_SECONDS
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass  # the page's every click would otherwise scroll the player's terminal
@@ -135,23 +139,36 @@ class DeskHandler(BaseHTTPRequestHandler):
             route = self._route()
             self._same_origin()
             action = self._action(route or "")
-            length = int(self.headers.get("Content-Length") or 0)
-            if not 0 <= length <= MAX_BODY:
-                raise Refused(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large")
-            try:
-                body = json.loads(self.rfile.read(length) or b"{}")
-            except ValueError:
-                raise Refused(HTTPStatus.BAD_REQUEST, "not JSON") from None
-            if not isinstance(body, dict):
-                raise Refused(HTTPStatus.BAD_REQUEST, "a JSON object, please")
+            body = self._body()
             with self.server.lock:
                 try:
                     answer = action(body)
                 except PbemError as error:
                     answer = {"error": str(error)}
+                except Exception as error:  # noqa: BLE001 - a bug in a game's hooks: say so, keep serving
+                    traceback.print_exc(file=sys.stderr)
+                    raise Refused(HTTPStatus.INTERNAL_SERVER_ERROR, f"the desk failed on this request "
+                                  f"({type(error).__name__}); the terminal running `pbem desk` shows where") from None
             self._json(HTTPStatus.OK, answer)
         except Refused as refused:
             self._refuse(refused)
+
+    def _body(self) -> dict[str, Any]:
+        """The request's JSON object; Refused when its length is not a number up to MAX_BODY, or it is not
+        one JSON object (too deep for the parser counts as not JSON)."""
+        length_text = self.headers.get("Content-Length") or "0"
+        if not (length_text.isascii() and length_text.isdigit()):
+            raise Refused(HTTPStatus.BAD_REQUEST, "Content-Length must be a number of bytes")
+        length = int(length_text)
+        if length > MAX_BODY:
+            raise Refused(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"at most {MAX_BODY} bytes")
+        try:
+            body = json.loads(self.rfile.read(length) or b"{}")
+        except (ValueError, RecursionError):
+            raise Refused(HTTPStatus.BAD_REQUEST, "not JSON") from None
+        if not isinstance(body, dict):
+            raise Refused(HTTPStatus.BAD_REQUEST, "a JSON object, please")
+        return body
 
     def _action(self, route: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
         desk = self.server.desk

@@ -22,6 +22,7 @@ from pbem.core.api import (Game, Ledger, PbemError, Problem, SigningKey, UsageEr
 from . import hooks
 
 MAX_ORDERS = 400  # more than any phase of a shipped game takes (toc's schema: 300)
+MAX_DEPTH = 4  # an order's deepest value: a table path, [[x, y], ...], is an order > list > point > number
 
 
 def _owner_problem(key: SigningKey, game: Game | None, side: str, path: str) -> None:
@@ -53,12 +54,28 @@ def _plain_problem(problem: Problem, file: str) -> dict[str, Any]:
             "section": problem.section, "legal": problem.legal}
 
 
+def _depth(value: Any) -> int:
+    """How deep a JSON value nests (a scalar: 0), stopping once past MAX_DEPTH."""
+    stack, deepest = [(value, 0)], 0
+    while stack and deepest <= MAX_DEPTH:
+        item, level = stack.pop()
+        inner = list(item.values()) if isinstance(item, dict) else item if isinstance(item, list) else None
+        if inner is not None:
+            deepest = max(deepest, level + 1)
+            stack.extend((child, level + 1) for child in inner)
+    return deepest
+
+
 def _orders_list(body: dict[str, Any]) -> tuple[list[Any], list[Any] | None]:
-    """The page's orders and next-phase orders, refused unless they are lists of mappings."""
+    """The page's orders and next-phase orders, refused unless they are lists of mappings nesting no deeper
+    than an order of a shipped game does (the game's code is not asked about anything else)."""
     orders, later = body.get("orders", []), body.get("next")
     for value in (orders, later if later is not None else []):
         if not isinstance(value, list) or len(value) > MAX_ORDERS or not all(isinstance(o, dict) for o in value):
             raise UsageError(f"orders must be a list of at most {MAX_ORDERS} mappings")
+        if any(_depth(order) > MAX_DEPTH for order in value):
+            raise UsageError(f"an order nests at most {MAX_DEPTH} levels deep (the next phase's orders go in "
+                             "`next`)")
     return list(orders), (list(later) if later is not None else None)
 
 
