@@ -53,6 +53,11 @@ def validate(ctx: Context, board: Board, phase: str, orders: list[dict[str, Any]
             problems += artillery.problems(ctx, view or {}, board.side, order, index, called)
             continue
         uid = actor(order)
+        if phase == "preturn" and uid in ctx.units and ctx.units[uid].type.heavy:
+            problems.append(Problem(f"{uid} is a {ctx.units[uid].kind}: CPs are spent on squads and weapon teams only",
+                                    order=index, section="3.0",
+                                    legal=", ".join(u for u in available if not ctx.units[u].type.heavy) or "none"))
+            continue
         if phase == "preturn" and uid in board.own and board.own[uid]["cp"]:
             problems.append(Problem(f"{uid} already had a CP this turn", order=index, section="3.0"))
         problems += action_problems(ctx, board, order, index, available, seen)
