@@ -62,6 +62,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, events
                 dice_ = dice.dice(2, 10, f"12.0 melee in {hex_id}: {uid}")
                 unit = state["units"][uid]
                 if not rerolled and all(d > strength for d in dice_) and state["cps"][side] > 0 and not unit["cp"] \
+                        and not ctx.units[uid].type.heavy \
                         and standing_answer(state, side, "melee_reroll", "never") == "misses":
                     state["cps"][side] -= 1
                     unit["cp"] = True
