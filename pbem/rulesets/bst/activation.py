@@ -10,6 +10,7 @@ at once (F7). The unit is then marked activated; a held unit is not (A1, A2).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from typing import Any, Mapping, Sequence
 
@@ -24,6 +25,7 @@ from .stands import Stand
 from .context import Context
 from .deck import take_out
 from .leaders import commanded, commander_lost, in_leader_command
+from .mortars import fire_round
 from .opfire import Mover, react
 from .sustained import sweep
 from .orders import FIRES, MOVES, bases_of, firers_of, heading_of, named, plan
@@ -31,7 +33,7 @@ from .orders import FIRES, MOVES, bases_of, firers_of, heading_of, named, plan
 # actions that only change a base's mark: the key, its new value, the heading, the event (W3, W4)
 MARKS = {"sustain": ("sustained", True, "W4", "sustained"), "set-up": ("unloaded", False, "W3", "set-up")}
 TO_HIT = {"move": "move", "move-fire": "move", "fire": "fire", "hunker": "hunker", "none": "fire", "retire": "fire", "fight": "fire",
-          "set-up": "fire", "sustain": "fire"}
+          "set-up": "fire", "sustain": "fire", "call-mortar": "fire"}
 
 
 def remove(context: Context, state: State, bid: str, events: list[Event], section: str) -> None:
@@ -149,10 +151,29 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
                 state["bases"][bid][key] = value
             if marked:
                 events.append({"type": kind, "section": section, "bases": marked})
+    for index, order in enumerate(orders):
+        if order["act"] == "call-mortar" and any(able.get(bid) for bid in named(state, order)):
+            call(context, state, order, dice, events)
+    for bid in ids:  # W6: a mortar with orders fires when its unit activates
+        entry = state["bases"].get(bid)
+        if (entry and bid in state["mortars"] and able.get(bid) and action.get(bid, "none") == "none"
+                and not entry["unloaded"] and entry["status"] != "suppressed"):
+            fire_round(context, state, bid, dice, events)
     for bid in sorted(set(immediate)):
         if bid in state["bases"]:
             resolve_markers(context, state, bid, context.tables.to_hit("immediate"), dice, events, "F7")
     melee.resolve(context, state, side, [bid for bid in fighting if bid in state["bases"]], retire, dice, events)
+
+
+def call(context: Context, state: State, order: Mapping[str, Any], dice: Dice, events: list[Event]) -> None:
+    """W6: the leader's order replaces the mortar's; an unactivated mortar fires at once."""
+    gun = order["mortar"]
+    state["mortars"][gun] = {"aim": copy.deepcopy(order["aim"]), "rounds": list(order["rounds"])}
+    events.append({"type": "mortar-called", "section": "W6", "unit": order["unit"], "mortar": gun,
+                   "aim": copy.deepcopy(order["aim"]), "rounds": list(order["rounds"])})
+    entry = state["bases"][gun]
+    if entry["unit"] not in state["activated"] and not entry["unloaded"] and entry["status"] != "suppressed":
+        fire_round(context, state, gun, dice, events)
 
 
 def attack(context: Context, state: State, side: str, order: Mapping[str, Any], ids: Sequence[str],

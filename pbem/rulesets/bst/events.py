@@ -3,7 +3,7 @@ since everything an activation does happens on the open table (docs/bst.md, "Fog
 
 from __future__ import annotations
 
-from pbem.rulesets.kit.events import FLAG, LIST, MAPPING, NUMBER, TEXT, Catalogue, EventType
+from pbem.rulesets.kit.events import ANY, FLAG, LIST, MAPPING, NUMBER, TEXT, Catalogue, EventType
 
 EVENTS = Catalogue({
     "drawn": EventType("a card drawn from the cards left (a public roll)", ("A1",),
@@ -52,6 +52,13 @@ EVENTS = Catalogue({
     "flamed": EventType("a flame-thrower's template: 4 markers on each base under it", ("W11",),
                         {"unit": TEXT, "flamer": TEXT, "target": TEXT, "markers": MAPPING, "immediate": LIST},
                         public=True),
+    "mortar-called": EventType("a leader's fire order to its mortar", ("W6",),
+                               {"unit": TEXT, "mortar": TEXT, "aim": ANY, "rounds": LIST}, public=True),
+    "mortar-lapsed": EventType("a mortar's order lapses: its aim is gone or out of its sight", ("W6",),
+                               {"mortar": TEXT}, public=True),
+    "bomb": EventType("a mortar bomb: where it was aimed, its deviation and what it did", ("W8", "W9"),
+                      {"mortar": TEXT, "kind": TEXT, "aim": LIST, "direction": NUMBER, "distance": LIST,
+                       "landing": LIST}, optional={"markers": MAPPING}, public=True),
     "smoke": EventType("a smoke screen laid where a bomb landed", ("W9",), {"screen": NUMBER, "at": LIST},
                        public=True),
     "smoke-drifts": EventType("the wind spreads or clears a smoke screen at a Joker", ("W9",),

@@ -33,11 +33,12 @@ from .flamer import reaches as flamer_reaches
 from .sight import blocker, section_of, sees
 from .stands import Stand, in_contact
 
-ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire", "set-up", "sustain")
+ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire", "set-up", "sustain",
+        "call-mortar")
 LED = ("hunker", "recover", "fire", "move", "move-fire", "fight", "retire", "set-up", "sustain")
 MOVES = ("move", "move-fire")
 FIRES = ("fire", "move-fire")
-ACT_SECTION = {"sustain": "W4", "set-up": "W3", "fight": "C3", "retire": "C7", "lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
+ACT_SECTION = {"call-mortar": "W6", "sustain": "W4", "set-up": "W3", "fight": "C3", "retire": "C7", "lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
 
 ORDER_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["unit", "act"],
@@ -47,6 +48,11 @@ ORDER_SCHEMA: dict[str, Any] = {
         "bases": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 4, "uniqueItems": True,
                   "description": "the bases that take this action (default: all the unit's bases)"},
         "target": {"type": "string", "description": "the enemy unit fired at (F4)"},
+        "mortar": {"type": "string", "description": "W6: the mortar base a leader calls"},
+        "aim": {"oneOf": [{"type": "string", "description": "an enemy base"}, positions.POINT_SCHEMA],
+                "description": "W6: where the mortar aims: an enemy base, or a point"},
+        "rounds": {"type": "array", "items": {"enum": ["he", "smoke"]}, "minItems": 1, "maxItems": 10,
+                   "description": "W6: the bombs, in order"},
         "do": {"enum": list(LED), "description": "L1: the one action of the bases a platoon leader leads"},
         "card": {"type": "string", "description": "A1: the card of the unit this order answers (a platoon leader has two)"},
         "queued": {"type": "boolean", "description": "for this unit's next card, not the one drawn now (A1)"},
@@ -69,6 +75,7 @@ def order_kinds() -> list[str]:
             "{unit: U, act: fight|retire, bases: [B, ...]}  bases in close combat fight it out, then stay or retire (C3, C7)",
             "{unit: U, act: set-up, bases: [B, ...]}  an unloaded crewed weapon gets ready to fire (W3)",
             "{unit: U, act: sustain, bases: [B, ...]}  an HMG sweeps its arc until it next activates (W4)",
+            "{unit: LEADER, act: call-mortar, mortar: B, aim: BASE|[x, y], rounds: [he|smoke, ...]}  (W6)",
             "orders for your other units (or with queued: true) wait for their cards, if they come before the enemy's"]
 
 
@@ -109,6 +116,63 @@ def firers_of(context: Context, state: Mapping[str, Any], order: Mapping[str, An
     return out
 
 
+def call_problems(context: Context, state: Mapping[str, Any], side: str, unit: str, order: Mapping[str, Any],
+                  index: int) -> list[Problem]:
+    """W6: a leader's call: its mortar, within 30 cm, the aim seen and in range, not suppressed."""
+    from .mortars import aim_point, seen
+
+    def refuse(message: str, legal: str, key: str | None = None) -> list[Problem]:
+        return [Problem(message, order=index, path=(key,) if key else (), section="W6", legal=legal)]
+
+    gun_id = str(order.get("mortar", ""))
+    gun = state["bases"].get(gun_id)
+    mine = bases_of(state, unit)
+    if not context.units[unit].leads or not mine:
+        return refuse(f"{unit} is not a leader on the table", "a platoon leader calls its mortar")
+    if gun is None or gun["weapon"] != "mortar" or gun["unit"] not in context.company(unit):
+        able = [b for b, e in sorted(state["bases"].items()) if e["weapon"] == "mortar"
+                and e["unit"] in context.company(unit)]
+        return refuse(f"{gun_id} is not a mortar of {unit}'s platoon", ", ".join(able) or "none", "mortar")
+    if "aim" not in order or "rounds" not in order:
+        return refuse("a call names the aim and the rounds", "aim: a base or [x, y], rounds: [he|smoke, ...]")
+    leader = context.stand(mine[0], state["bases"][mine[0]])
+    if state["bases"][mine[0]]["status"] == "suppressed":
+        return refuse(f"{leader.id} is suppressed and may not call the mortar", "recover first")
+    reach = context.tables.number("mortar_leader_reach")
+    if plane.distance2(leader.shape, context.stand(gun_id, gun).shape) > reach * reach:
+        return refuse(f"{leader.id} is more than {reach} mm from {gun_id}", f"within {reach} mm of the mortar")
+    aim = order["aim"]
+    if isinstance(aim, str) and (aim not in state["bases"] or context.side_of(state["bases"][aim]["unit"]) == side):
+        return refuse(f"{aim} is not an enemy base on the table", "an enemy base, or a point [x, y]", "aim")
+    if not seen(context, leader.base, state, aim):
+        return refuse(f"{leader.id} does not see the aim", "an aim the leader sees", "aim")
+    point = aim_point(state, aim)
+    assert point is not None
+    far2 = plane.dist2(context.stand(gun_id, gun).centre, point)
+    low, high = context.tables.number("mortar_min_range"), context.tables.number("mortar_max_range")
+    if not low * low <= far2 <= high * high:
+        return refuse(f"the aim is not {low} to {high} mm from {gun_id}", f"a point {low} to {high} mm from it", "aim")
+    return []
+
+
+def mortar_duty(context: Context, state: Mapping[str, Any], order: Mapping[str, Any], index: int, act: str,
+                ids: Sequence[str]) -> list[Problem]:
+    """W6: a mortar fires only by its leader's order; with one it must fire, unless it hunkers
+    with 4 or more markers (or sets up, W3)."""
+    found = []
+    for bid in ids:
+        base = state["bases"][bid]
+        if base["weapon"] != "mortar":
+            continue
+        if act in FIRES or act == "sustain":
+            found.append(Problem(f"{bid} is a mortar: it fires by its leader's call", order=index, path=("bases",),
+                                 section="W6", legal="act: call-mortar by its platoon leader"))
+        elif bid in state.get("mortars", {}) and act != "set-up" and not (act == "hunker" and base["markers"] >= 4):
+            found.append(Problem(f"{bid} has fire orders and must fire", order=index, path=("bases",),
+                                 section="W6", legal="leave it out (it fires), or hunker with 4 or more markers"))
+    return found
+
+
 def crew_problems(state: Mapping[str, Any], order: Mapping[str, Any], index: int, act: str, crews: Sequence[str],
                   lead: bool) -> list[Problem]:
     """W1-W3: crewed weapons do not fire on the move; an HMG moves only when its leader leads
@@ -120,7 +184,7 @@ def crew_problems(state: Mapping[str, Any], order: Mapping[str, Any], index: int
             found.append(Problem(f"{bid} is a crewed weapon and may not move and fire", order=index, path=("bases",),
                                  section="W1", legal="act: move, or act: fire"))
         elif act == "move" and not lead:
-            found.append(Problem(f"{bid} is an HMG: it moves only when its leader leads it", order=index,
+            found.append(Problem(f"{bid} is a crewed weapon: it moves only when its leader leads it", order=index,
                                  path=("bases",), section="W2", legal="a lead order of its platoon leader"))
         elif act == "fire" and unloaded:
             found.append(Problem(f"{bid} is unloaded and must set up first", order=index, path=("bases",),
@@ -224,6 +288,10 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
         ids = [bid for bid in ids if bid in own]
         if not ids or act == "hold":
             continue
+        if act == "call-mortar":
+            problems += call_problems(context, state, side, unit, order, index)
+            continue
+        problems += mortar_duty(context, state, order, index, act, ids)
         fighting = melee_contacts(context, state)
         if act in ("fight", "retire"):
             problems += [Problem(f"{bid} is not in close combat", order=index, path=("bases",),

@@ -107,6 +107,18 @@ class BstAdapter(Adapter):
                     f"2 markers; the HMG rolls {event['roll']}{belt} {where}")
         if kind == "flamed":
             return f"{event['flamer']} flames {event['target']}: 4 markers on {', '.join(event['markers'])} {where}"
+        if kind == "mortar-called":
+            return f"{event['unit']} calls {event['mortar']}: {', '.join(event['rounds'])} at {event['aim']} {where}"
+        if kind == "mortar-lapsed":
+            return f"{event['mortar']}'s fire order lapses {where}"
+        if kind == "bomb":
+            hit = ", ".join(f"{b} {n}" for b, n in event.get("markers", {}).items())
+            return (f"{event['mortar']}'s {event['kind']} bomb deviates {event['direction']} by "
+                    f"{sum(event['distance'])} cm to {event['landing']}{': ' + hit if hit else ''} {where}")
+        if kind == "smoke":
+            return f"smoke screen {event['screen']} laid at {event['at']} {where}"
+        if kind == "smoke-drifts":
+            return f"the wind acts on smoke screen {event['screen']}: {event['step']} {where}"
         if kind == "set-up":
             return f"{', '.join(event['bases'])} set up, ready to fire {where}"
         if kind == "lead":

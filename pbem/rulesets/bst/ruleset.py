@@ -19,7 +19,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "10"
+    version = "11"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
