@@ -83,7 +83,7 @@ def check_fire(context: Context, board: State, side: str, order: Mapping[str, An
     if weapon.name in unit["fired"]:
         return [Problem(f"{uid} has fired its {weapon.name} this turn", order=index, path=("unit",),
                         section="3.2" if weapon.fire == "artillery" else "3.1", legal="one fire each turn")]
-    if weapon.mg != "none" and unit["moved"]:
+    if context.type_of(unit).cls == "machine-gun" and unit["moved"]:  # MG bases, not vehicle MGs (3.1, 3.7)
         return [Problem(f"machine gun {uid} moved this turn and may not fire", order=index, path=("unit",),
                         section="3.7", legal="machine guns that have not moved this turn")]
     if weapon.mg != "none" and unit["jammed"]:
@@ -138,7 +138,7 @@ def target_class(context: Context, board: State, uid: str, weapon: Weapon, targe
             return [Problem(f"{weapon.name} may not fire at the vehicle {target}: small arms fire at personnel, and "
                             "only heavy machine guns fire at vehicles", order=index, path=(key,), section="3.7",
                             legal="personnel targets")]
-    if weapon.mg != "none" and tkind.cls == "machine-gun":
+    if context.type_of(board["units"][uid]).cls == "machine-gun" and tkind.cls == "machine-gun":
         mine = shapes(context, board, sorted(bases_of(board, uid)))
         d_mg = closest2(context, mine, shapes(context, board, sorted(bases_of(board, target))))
         for other, unit in sorted(board["units"].items()):
