@@ -1,7 +1,7 @@
 """Blood, Sweat and Tears: Rules for Wargaming World War Two at Company Level (free PDF rules,
 author not named in the text), parts I-III: a card-driven miniatures game (docs/bst.md).
 
-Version 4 adjudicates the core of part I (docs/bst.md says how far each heading is done).
+Version 11 adjudicates the core of part I (docs/bst.md says how far each heading is done).
 Which module rules which headings (labels of tests/bst/sections.yaml):
 
   ruleset.py   the `Bst` class: the core interface, each method a call into a module below
@@ -26,7 +26,10 @@ Which module rules which headings (labels of tests/bst/sections.yaml):
   fire.py      fire markers: arcs, ranges, chains, cover, safety zone (F2-F10)
   hits.py      hit resolution and recovery (R1, R2, R3, H1)
   closecombat.py close combat markers, their order and stacking (C3-C5)
-  mortar.py    bomb deviation (W7), tested, not yet called by the game
+  mortar.py, mortars.py  bomb deviation (W7); the leader's call and each bomb (W6, W8)
+  smoke.py     smoke screens and the wind (W9, W10)
+  sustained.py, flamer.py  HMG sustained fire (W4), flame-throwers (W11)
+  vehicles.py  tank aspects (V2), not yet used: no vehicles in play
 """
 
 from .ruleset import Bst
