@@ -298,17 +298,22 @@ def test_the_fire_sentence_gives_roll_modifiers_firepower_and_each_result(drawn:
     said = adapter.sentence(FIRE, view)
     assert said == ("American A3 fired at 0507 (6.0): roll 4, +1 woods = 5 against firepower 6: G2 suppressed; "
                     "roll 4, +1 woods +1 concealed = 6 against firepower 6: DE-2 (G4) no effect.")
-    # fog masks a miss on a marker for both sides; its owner names the unit from its own view (`_own_names`)
+    # fog masks a miss on a marker for both sides, to the marker and `none` alone, the entries listed by
+    # what is shown (the unit's id would place it); its owner names the unit from its own view (`_own_names`)
     for side in SIDES:
         masked = visible(prepare(view["state"]["setup"]), FIRE, side)
-        assert masked is not None and "unit" not in masked["results"][1] and masked["results"][0]["unit"] == "G2"
+        assert masked is not None
+        assert masked["results"] == [{"as": "DE-2", "result": "none", "moving": False}, FIRE["results"][0]]
 
 
 def test_a_masked_check_names_the_marker_only(drawn: Drawn) -> None:
     adapter, view = _adapter(drawn)
-    shown = visible(prepare(view["state"]["setup"]), SAMPLES["check"], "american")
-    assert shown is not None and "unit" not in shown and "rolls" not in shown
-    assert adapter.sentence(shown, view) == "German marker DE-2 passed its Morale Check to move (5.0)."
+    ctx = prepare(view["state"]["setup"])
+    assert visible(ctx, SAMPLES["check"], "american") is None  # a passed check under a marker shows by the move
+    shown = visible(ctx, {**SAMPLES["check"], "passed": False}, "american")
+    assert shown == {"type": "check", "side": "german", "section": "15.0", "marker": "DE-2", "purpose": "move",
+                     "passed": False, "cp": True}
+    assert adapter.sentence(shown, view) == "German marker DE-2 failed its check to move (15.0)."
     whole = adapter.sentence(SAMPLES["check"], view)
     assert whole == ("German G4 (under DE-2) passed its Morale Check to move: rolled 9 against morale 8, then 3 on a "
                      "command point's re-roll (3.0) (5.0).")
