@@ -273,4 +273,5 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
         event["stopped"] = dict(sorted(mover.stopped.items()))
     events.append(event)
     events.extend(reacting)
-    melee.entered(context, state, [bid for bid in ids if bid in state["bases"]], before, dice, events)
+    melee.entered(context, state, [bid for bid in ids if bid in state["bases"]], before, dice, decisions, events,
+                  mover, movement.length)

@@ -3,9 +3,9 @@
 Bases of opposite sides within a base width are in close combat (C1); a close combat is a
 group of bases joined by such contacts (C8), however far its ends lie apart.
 
-- Entering (C2, C9): after a move, each enemy base newly contacted resolves its markers: at
-  5+ when its unit has activated this turn, else at 6 (it hunkers down: pbem's reading, its
-  opportunity fire having had its chance during the approach, O1). Then the movers now in
+- Entering (C2, C9): after a move, each enemy base newly contacted reacts (`entered`): at
+  5+ when its unit has activated this turn, else by its side's standing answer, hunker down
+  (resolving at 6) or fire. Then the movers now in
   contact and the bases they newly contacted place their close combat markers (Table 4, C3)
   on the enemies they touch, one each from the one most nearly in front (C4). These are not
   resolved in the activation they are placed.
@@ -23,11 +23,12 @@ from __future__ import annotations
 from typing import Sequence
 
 from pbem.core.chance import Dice
-from pbem.core.ruleset import Event, State
+from pbem.core.ruleset import Decisions, Event, State, standing_answer
 from pbem.geometry import plane
 
 from . import closecombat, hits
 from .context import Context
+from .opfire import Mover, fire_at
 from .stands import Stand, in_contact
 
 
@@ -77,16 +78,38 @@ def place(context: Context, state: State, ids: Sequence[str], events: list[Event
 
 
 def entered(context: Context, state: State, movers: Sequence[str], before: set[str], dice: Dice,
-            events: list[Event]) -> None:
-    """C2, C9: after a move, the newly contacted defenders resolve, then markers are placed."""
+            decisions: Decisions, events: list[Event], mover: Mover | None = None, length: int = 0) -> None:
+    """C2, C9: after a move, the newly contacted defenders react, then markers are placed.
+
+    A unit that has activated resolves its contacted bases' markers at 5+. One that has not
+    follows its standing answer `close_combat` (C2): `hunker` (the default) resolves them at 6;
+    `fire` gives opportunity fire: the unit is activated, all its bases resolve at 5+, and
+    those still able fire at the movers where they were one examined step before contact
+    (a base may not fire once the attacker touches it), the markers not resolved at once."""
     from .activation import resolve_markers
 
     touching = contacts(context, state)
     new = sorted({e for m in movers for e in touching.get(m, []) if e not in before})
-    for bid in new:
-        activated = state["bases"][bid]["unit"] in state["activated"]
-        to_hit = context.tables.to_hit("fire" if activated else "hunker")
-        resolve_markers(context, state, bid, to_hit, dice, events, "C2")
+    for unit in sorted({state["bases"][bid]["unit"] for bid in new}):
+        side = context.side_of(unit)
+        mine = [bid for bid in new if state["bases"].get(bid, {}).get("unit") == unit]
+        reaction = "activated" if unit in state["activated"] else standing_answer(
+            state, side, "close_combat", {}).get(unit, "hunker")
+        if reaction == "ask":
+            question = {"unit": unit, "contacted": mine,
+                        "text": f"enemies close with {', '.join(mine)}: hunker down or fire (C2)"}
+            reaction = decisions.ask(side, "close_combat", "C2", question, ["hunker", "fire"])
+        if reaction == "fire" and mover is not None:
+            state["activated"] = sorted({*state["activated"], unit})
+            point = max(0, length - context.tables.number("opfire_step"))
+            events.append({"type": "opportunity", "section": "C2", "unit": unit, "side": side, "at": point})
+            for bid in sorted(b for b, e in state["bases"].items() if e["unit"] == unit):
+                resolve_markers(context, state, bid, context.tables.to_hit("opportunity"), dice, events, "C2")
+            fire_at(context, state, unit, mover, point, dice, events, "C2")
+            continue
+        to_hit = context.tables.to_hit("fire" if reaction in ("activated", "fire") else "hunker")
+        for bid in mine:
+            resolve_markers(context, state, bid, to_hit, dice, events, "C2")
     placing = [m for m in movers if m in touching] + [b for b in new if b in state["bases"]]
     place(context, state, placing, events, "C2")
 

@@ -38,6 +38,10 @@ TRIGGERS = ("open-short", "any", "hold", "ask")
 STANDING_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False,
     "properties": {
+        "close_combat": {
+            "type": "object", "maxProperties": 100, "propertyNames": {"pattern": "^[a-z][a-z0-9-]{0,15}$"},
+            "additionalProperties": {"enum": ["hunker", "fire", "ask"]},
+            "description": "C2: per unit, what it does when enemies close into contact (default hunker)"},
         "opfire": {
             "type": "object", "maxProperties": 100, "propertyNames": {"pattern": "^[a-z][a-z0-9-]{0,15}$"},
             "additionalProperties": {"oneOf": [
@@ -142,8 +146,9 @@ def react(context: Context, state: State, side: str, mover: Mover, length: int, 
 
 
 def fire_at(context: Context, state: State, unit: str, mover: Mover, point: int, dice: Dice,
-            events: list[Event]) -> None:
-    """O1, O2: the unit's able bases fire at the movers where they are `point` along."""
+            events: list[Event], section: str = "O1") -> None:
+    """O1, O2: the unit's able bases fire at the movers where they are `point` along; under
+    C2 (fire at bases closing into close combat) the movers do not resolve at once."""
     stands = [s for s in context.stands(state) if s.id not in mover.start]
     firers = [s for s in stands if s.unit == unit and state["bases"][s.id]["status"] != "suppressed"]
     pairs = able_at(context, stands, firers, mover, point, "any")
@@ -158,11 +163,11 @@ def fire_at(context: Context, state: State, unit: str, mover: Mover, point: int,
     spread = fire.distribute(context.table, context.tables, able, first, here, sum(counts.values()))
     for bid, count in spread.markers.items():
         state["bases"][bid]["markers"] += count
-    events.append({"type": "fired", "section": "O1", "unit": unit, "firers": counts, "target": first.unit,
+    events.append({"type": "fired", "section": section, "unit": unit, "firers": counts, "target": first.unit,
                    "first": first.id, "chain": list(spread.chain), "dealt": dict(spread.dealt),
                    "markers": dict(spread.markers), "covered": list(spread.covered), "immediate": []})
     for bid in mover.moving(point):
-        if bid in state["bases"] and spread.markers.get(bid):
+        if section == "O1" and bid in state["bases"] and spread.markers.get(bid):
             moving_hit(context, state, able, mover, bid, point, dice, events)
 
 
