@@ -294,3 +294,21 @@ def test_a_concealed_vehicle_turning_in_its_hex_looks_like_a_marker_marked_used(
     squad = _german_sees_the_american_impulse({"A1": {"hex": "0104", "concealed": True, "marker": "US-1"}},
                                               [{"used": "A1"}])
     assert vehicle == squad
+
+
+def _american_gun_fire(hidden: str, dice: list[int]) -> list[bytes]:
+    r = rules()
+    extra = {"facing": 4} if hidden == "GG1" else {}
+    s = state({"AT1": {"hex": "0303", "facing": 1}, hidden: {"hex": "0503", "concealed": True, "marker": "DE-1", **extra},
+               "G2": {"hex": "1208"}})
+    orders = [{"fire": "AT1", "at": "0503"}]
+    assert r.validate(r.view(s, "american"), "american", orders) == []
+    out = r.resolve(s, {"american": Submission("american", orders), "german": None},
+                    ForcedDice([d - 1 for d in dice]), Decisions())
+    shown = [r.visible(e, "american") for e in out.events]
+    return [canonical_json(e) for e in shown if e is not None] + [canonical_json(r.view(out.state, "american"))]
+
+
+def test_a_gun_missing_a_marker_cannot_tell_a_gun_from_a_squad_or_a_decoy() -> None:
+    assert len({b"".join(_american_gun_fire(uid, [10])) for uid in ("GG1", "G1", "GD1")}) == 1
+    assert len({b"".join(_american_gun_fire(uid, [9])) for uid in ("GG1", "G1", "GD1")}) == 1
