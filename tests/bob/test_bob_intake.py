@@ -58,3 +58,23 @@ def test_the_same_file_without_the_typo_passes(tmp_path: Path) -> None:
     path.write_text(yamlio.dump(orders_document(view, [{"used": uid} for uid in units])), encoding="utf-8")
     code, said = _check(view_path, path)
     assert code == 0, said
+
+
+def test_a_facing_on_a_squads_move_is_named_with_file_line_column_section_and_what_is_legal(tmp_path: Path) -> None:
+    view_path = _operations_view()
+    view = read_view(view_path)
+    state = view.doc["state"]
+    squad = sorted(uid for uid, u in state["units"].items()
+                   if u["status"] == "active" and not u["used"] and not u["opfire"] and "facing" not in u
+                   and not u["type"].startswith("decoy") and "mortar" not in u["type"])[0]
+    text = yamlio.dump(orders_document(view, [{"move": squad, "path": [state["units"][squad]["hex"]], "facing": 2}]))
+    path = tmp_path / "orders.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "facing:" in row)
+    column = text.splitlines()[line - 1].index("facing: 2") + len("facing: ") + 1  # at the value
+    before = path.read_bytes()
+    code, said = _check(view_path, path)
+    assert code != 0, said
+    assert f"{path}:{line}:{column}" in said, said
+    assert "has no facing" in said and "V4" in said and "leave `facing` out" in said, said
+    assert path.read_bytes() == before
