@@ -15,8 +15,10 @@ import pytest
 from pbem.core import yamlio
 from pbem.core.ruleset import Ruleset, rules_for
 from pbem.desk.session import OrdersDesk
+from pbem.rulesets.bob import Bob
 from pbem.rulesets.fbsm import Fbsm, selfplay as fbsm_selfplay
 from pbem.rulesets.toc import Toc, selfplay as toc_selfplay
+from pbem.selfplay import play_states
 from pbem.testing import view_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +35,8 @@ def order_of(spec: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
         elif field["type"] == "flag":
             if value:
                 order[field["name"]] = True
+            elif field.get("keep_false"):
+                order[field["name"]] = False
         elif field["type"] in MANY:
             if value:
                 order[field["name"]] = list(value)
@@ -109,13 +113,17 @@ def phases(ruleset: Ruleset[Any], states: Iterator[dict[str, Any]], per_phase: i
 def cases() -> list[Any]:
     fbsm_scenario = yamlio.load_file(ROOT / "samples" / "fbsm" / "scenario.yaml").data
     toc_scenario = yamlio.load_file(ROOT / "samples" / "toc" / "scenario.yaml").data
+    bob_scenario = yamlio.load_file(ROOT / "samples" / "bob" / "scenario.yaml").data
     found = []
-    games: list[tuple[str, Ruleset[Any], Callable[[], Iterator[dict[str, Any]]], list[str]]] = [
-        ("fbsm", Fbsm(), lambda: fbsm_selfplay.games_states(fbsm_scenario, b"desk-picks"), ["us", "german"]),
-        ("toc", Toc(), lambda: toc_selfplay.games_states(toc_scenario, b"desk-picks"), ["german", "british"])]
-    for name, ruleset, states, sides in games:
-        for side, state in phases(ruleset, states(), 1):
-            found.append(pytest.param(ruleset, state, side, sides, id=f"{name}-{side}-{state['phase']}-{state['turn']}"))
+    games: list[tuple[str, Ruleset[Any], Callable[[], Iterator[dict[str, Any]]], list[str], int]] = [
+        ("fbsm", Fbsm(), lambda: fbsm_selfplay.games_states(fbsm_scenario, b"desk-picks"), ["us", "german"], 1),
+        ("toc", Toc(), lambda: toc_selfplay.games_states(toc_scenario, b"desk-picks"), ["german", "british"], 1),
+        # bob: several impulses of each side, for moves, fires, vehicles, guns and artillery calls alike
+        ("bob", Bob(), lambda: play_states(Bob(), bob_scenario, b"desk-picks"), ["american", "german"], 8)]
+    for name, ruleset, states, sides, per_phase in games:
+        for side, state in phases(ruleset, states(), per_phase):
+            found.append(pytest.param(ruleset, state, side, sides,
+                                      id=f"{name}-{side}-{state['phase']}-{state['turn']}-{state.get('impulse', 0)}"))
     return found
 
 

@@ -7,7 +7,8 @@ reading only the side's view (`ctx` is the ruleset's prepared context, `view` th
     spec(ctx, view) -> {"kinds": [KIND, ...], "next_phase": None | {"phase", "section", "kinds"}}
         KIND: {"kind", "label", "section", "auto": bool, "fields": [FIELD, ...]}
         FIELD: {"name" (the order's key, in the file's key order), "type", "label",
-                "optional", "keep_empty", "values" (enum), "value" (const)}
+                "optional", "keep_empty" (an empty list is written), "keep_false" (a flag not set is
+                written `false`), "values" (enum: words or numbers), "value" (const)}
         types: unit, units, hex, path, list, enum, flag, const
     candidates(ctx, view, draft, field, ok) -> list[str] | None
         what may be picked for `field` (None: any hex of the map); `draft` holds "kind", "order"
