@@ -176,13 +176,7 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
         previous = hex_id
     if unit["status"] != "active":
         return
-    if in_hex(ctx, state, unit["hex"], other(side)) and len(move["path"]) > 0:
-        # V10: never ending among enemy infantry it could not see; back to the hex before
-        back = ([start] + move["path"])[-2]
-        if back is not None:
-            unit["hex"] = back
-            move["back_to"] = back
-        move["ended"] = "enemy units it could not see held its last hex"
+    _back_to_a_hex_it_may_end_in(ctx, state, uid, [start] + move["path"], move)
     if "facing" in order and order["facing"] != unit["facing"]:
         move.setdefault("turns", []).append({"in": unit["hex"], "to": int(order["facing"])})
         unit["facing"] = int(order["facing"])
@@ -199,6 +193,31 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
                        events, moved=bool(unit["moved"]))
     if unit["status"] == "active":
         conceal.regain(ctx, state, uid, events)
+
+
+def _may_not_end_in(ctx: Context, state: State, uid: str, hex_id: str) -> bool:
+    """V10: a vehicle never ends a move with enemy units, nor with another vehicle of its side."""
+    side = ctx.units[uid].side
+    return bool(in_hex(ctx, state, hex_id, other(side))) or \
+        any(u != uid and ctx.units[u].type.vehicle for u in in_hex(ctx, state, hex_id, side))
+
+
+def _back_to_a_hex_it_may_end_in(ctx: Context, state: State, uid: str, trail: list[str | None],
+                                 move: dict[str, Any]) -> None:
+    """V10: a move that ends early (a hidden vehicle in the way) or among enemy infantry it could not
+    see goes back along its path to the last hex it may end in."""
+    unit = state["units"][uid]
+    here = unit["hex"]
+    if not _may_not_end_in(ctx, state, uid, here):
+        return
+    if in_hex(ctx, state, here, other(ctx.units[uid].side)):
+        move["ended"] = "enemy units it could not see held its last hex"
+    back = trail[:-1]
+    while back and back[-1] is not None and _may_not_end_in(ctx, state, uid, str(back[-1])):
+        back.pop()
+    if back and back[-1] is not None:
+        unit["hex"] = back[-1]
+        move["back_to"] = back[-1]
 
 
 def _turn_in_place(ctx: Context, state: State, uid: str, facing: int, opfire: bool,
