@@ -11,8 +11,8 @@ turn, Used whatever happens):
    `artillery_drift`); off the map it is lost for the turn.
 3. The mission attacks its hex and the six around it, one roll a hex against every unit in it,
    both sides': infantry and guns as an infantry attack (the hex's own terrain or foxhole, the
-   airburst -1 in woods, concealment, -4 for a unit moving in the open; no thread, so no hedgerow,
-   orchard-line or dike modifier), a gun reading its casualty number before the slash; a vehicle
+   airburst -1 in woods, concealment, -4 for a unit moving in the open; a foxhole +4, as 14.0 gives
+   it against artillery; no thread, so no hedgerow, orchard-line or dike modifier), a gun reading its casualty number before the slash; a vehicle
    is destroyed by a roll at most the firepower, -1 if open topped or unarmoured, +1 if its lower
    armour is over 3, a 10 never counting.
 4. The mission stays to the end of the Operations Phase and attacks every unit that enters one of
@@ -163,7 +163,7 @@ def _modifiers(ctx: Context, state: State, uid: str, hex_id: str, moving: bool) 
     terrain = ctx.terrain(hex_id)
     mods: dict[str, int] = {}
     if hex_id in state["foxholes"] and not moving and not ctx.building(hex_id):
-        mods["foxhole"] = int(table["foxhole"])
+        mods["foxhole"] = int(table["foxhole_vs_mortar"])  # 14.0: +4 against artillery and mortars
     elif own_cover(ctx, hex_id):
         mods[terrain] = own_cover(ctx, hex_id)
     if terrain == "woods":
