@@ -26,7 +26,7 @@ from pbem.geometry.tablemap import TableMap
 
 from .cover import cover_from
 from .sight import Smoke, blocker, section_of, sees
-from .stands import Stand, in_contact
+from .stands import Stand, in_contact, within_reach
 from .tables import Tables
 
 
@@ -56,15 +56,13 @@ def markers_of(tables: Tables, firer: Stand, target: plane.Base, on_move: bool =
     """F3, F6: the markers one base fires at a target, or None when it is out of range.
     Ranges are edge to edge, closed (docs/bst.md)."""
     weapon = tables.weapon(firer.weapon)
-    far2 = plane.distance2(firer.shape, target.shape)
     if on_move:
-        reach = tables.number("move_fire_range")
-        if far2 > reach * reach:
+        if not within_reach(firer.base, target, tables.number("move_fire_range")):
             return None
         count = weapon.long
-    elif far2 <= tables.number("short_range") ** 2:
+    elif within_reach(firer.base, target, tables.number("short_range")):
         count = weapon.short
-    elif far2 <= weapon.range * weapon.range:
+    elif within_reach(firer.base, target, weapon.range):
         count = weapon.long
     else:
         return None

@@ -32,7 +32,7 @@ from pbem.geometry import plane
 from . import fire
 from .context import Context
 from .cover import near_cover, partly_in_cover
-from .stands import Stand
+from .stands import Stand, within_reach
 
 TRIGGERS = ("open-short", "any", "hold", "ask")
 STANDING_SCHEMA: dict[str, Any] = {
@@ -87,13 +87,12 @@ def able_at(context: Context, stands: Sequence[Stand], firers: Sequence[Stand], 
     for bid in mover.moving(distance):
         target = here[bid]
         for firer in firers:
-            far2 = plane.distance2(firer.shape, target.shape)
             reach = context.tables.weapon(firer.weapon).range
             if trigger == "open-short":
                 reach = min(reach, short)
             elif isinstance(trigger, dict):
                 reach = min(reach, trigger["within"])
-            if far2 > reach * reach:  # the cheap test first: most pairs end here
+            if not within_reach(firer.base, target.base, reach):  # the cheap test first: most pairs end here
                 continue
             if trigger == "open-short" and partly_in_cover(context.table, firer.centre, target.base):
                 continue

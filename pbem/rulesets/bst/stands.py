@@ -7,6 +7,7 @@ markers. Contact is edge to edge within a base width, closed (D1; docs/bst.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import isqrt
 from typing import Iterable, Mapping, Sequence
 
 from pbem.geometry import plane
@@ -37,9 +38,28 @@ def square(centre: Sequence[int], facing: int, size: int) -> plane.Base:
     return plane.Base((centre[0], centre[1]), facing, size, size)
 
 
+def reach_bound(base: plane.Base) -> int:
+    """A whole number at least half the base's diagonal: no point of it lies further from its centre."""
+    return isqrt(base.width * base.width + base.depth * base.depth) // 2 + 1
+
+
+def within_reach(a: plane.Base, b: plane.Base, reach: int) -> bool:
+    """Whether the two bases come within `reach` of each other, edge to edge, exactly: the
+    distance between centres settles most pairs (edges are never further apart than centres,
+    nor nearer than the centres less the half-diagonals); the shapes settle the rest."""
+    centres = plane.dist2(a.centre, b.centre)
+    if centres <= reach * reach:
+        return True
+    bound = reach + reach_bound(a) + reach_bound(b)
+    if centres > bound * bound:
+        return False
+    return plane.within(a.shape, b.shape, reach)
+
+
 def in_contact(a: Stand, b: Stand, contact: int) -> bool:
-    """D1: within a base width of each other, edge to edge."""
-    return plane.within(a.shape, b.shape, contact)
+    """D1: within a base width of each other, edge to edge (centres too far apart are ruled
+    out first, exactly, before the shapes are compared)."""
+    return within_reach(a.base, b.base, contact)
 
 
 def linked(start: Stand, stands: Iterable[Stand], contact: int) -> list[Stand]:
