@@ -46,9 +46,12 @@ def _direction(index: int) -> Cube:
 
 
 def front_hexes(ctx: Context, hex_id: str, facing: int) -> tuple[str, str]:
-    """V3: the two hexes a vehicle facing `facing` may move into."""
-    neighbours = ctx.hexes.neighbours(hex_id)
-    return neighbours[facing % 6], neighbours[(facing + 1) % 6]
+    """V3: the two hexes a vehicle facing `facing` may move into, by direction (on the map's edge one
+    or both may lie off it: "" then, which no path holds)."""
+    grid = ctx.hexes.grid
+    ahead = [grid.step(hex_id, direction % 6) for direction in (facing, facing + 1)]
+    first, second = (h.id if h.has_id and ctx.hexes.on_map(h.id) else "" for h in ahead)
+    return first, second
 
 
 def in_arc(ctx: Context, origin: str, facing: int, target: str) -> bool:
