@@ -54,3 +54,10 @@ def test_standing_answers_do_not_change_the_picture() -> None:
     changed["state"] = Bst().view(bind(Bst(), view["state"]["setup"]).context, changed["state"], "axis")
     after = adapter(changed).picture(changed)
     assert (before.figures, before.marks, before.actions) == (after.figures, after.marks, after.actions)
+
+
+def test_every_event_type_has_its_sentence() -> None:
+    from pbem.rulesets.bst.events import EVENTS
+    from pbem.rulesets.bst.picture import SENTENCES
+
+    assert sorted(EVENTS.events) == sorted(SENTENCES)

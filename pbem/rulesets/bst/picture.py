@@ -7,7 +7,7 @@ heading (labels of docs/bst.md).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pbem.geometry.tablemap import TableMap
 from pbem.render.adapters import Adapter, Figure, TableAction, TableMark, TablePicture
@@ -65,69 +65,64 @@ class BstAdapter(Adapter):
         return TablePicture(self.table, figures=figures, marks=marks, actions=actions, off_table=lost, notes=notes)
 
     def sentence(self, event: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
-        kind = event["type"]
-        where = f"({event['section']})"
-        if kind == "drawn":
-            return f"{event['card']} drawn: {event['unit']} of {event['side']} activates {where}"
-        if kind == "joker":
-            return f"the Joker ends turn {event['turn']}: every card back, every unit unactivated {where}"
-        if kind == "queued":
-            return f"{event['unit']} acts on its queued order {where}"
-        if kind == "passed":
-            return f"{event['card']} passed over: {event['unit']} already acted or has no bases {where}"
-        if kind == "held":
-            return f"{event['unit']} holds {where}"
-        if kind == "resolved":
-            return (f"{event['base']} resolves {event['markers']} fire markers at {event['to_hit']}+: "
-                    f"{event['rolls']}, then {event['rethrows']}: {event['status']} {where}")
-        if kind in ("recovered", "recovery-failed"):
-            verb = "recovers" if kind == "recovered" else "fails to recover"
-            return f"{event['base']} {verb}: {event['status']}, {event['markers']} fire markers {where}"
-        if kind == "removed":
-            return f"{event['base']} of {event['unit']} is removed by a second Kill {where}"
-        if kind == "fired":
-            placed = ", ".join(f"{b} {n}" for b, n in event["markers"].items() if n)
-            cover = f"; cover for {', '.join(event['covered'])}" if event["covered"] else ""
-            return f"{event['unit']} fires at {event['target']}: {placed or 'no markers'}{cover} {where}"
-        if kind == "moved":
-            stop = f", stopped in contact with {event['contact']}" if "contact" in event else ""
-            hit = "".join(f"; {b} stopped by fire after {d} mm" for b, d in event.get("stopped", {}).items())
-            return f"{', '.join(event['bases'])} moved {event['length']} mm{stop}{hit} {where}"
-        if kind == "close-combat-markers":
-            placed = "; ".join(f"{b} on {', '.join(f'{e} {n}' for e, n in spread.items())}"
-                               for b, spread in event["placed"].items())
-            return f"close combat markers: {placed} {where}"
-        if kind == "retired":
-            return f"{', '.join(event['to'])} retire from close combat {where}"
-        if kind == "sustained":
-            return f"{', '.join(event['bases'])} begin sustained fire {where}"
-        if kind == "swept":
-            belt = ", and is unloaded" if event["unloaded"] else ""
-            return (f"{event['base']} crosses {event['hmg']}'s sustained fire {event['at']} mm along its move: "
-                    f"2 markers; the HMG rolls {event['roll']}{belt} {where}")
-        if kind == "flamed":
-            return f"{event['flamer']} flames {event['target']}: 4 markers on {', '.join(event['markers'])} {where}"
-        if kind == "mortar-called":
-            return f"{event['unit']} calls {event['mortar']}: {', '.join(event['rounds'])} at {event['aim']} {where}"
-        if kind == "mortar-lapsed":
-            return f"{event['mortar']}'s fire order lapses {where}"
-        if kind == "bomb":
-            hit = ", ".join(f"{b} {n}" for b, n in event.get("markers", {}).items())
-            return (f"{event['mortar']}'s {event['kind']} bomb deviates {event['direction']} by "
-                    f"{sum(event['distance'])} cm to {event['landing']}{': ' + hit if hit else ''} {where}")
-        if kind == "smoke":
-            return f"smoke screen {event['screen']} laid at {event['at']} {where}"
-        if kind == "smoke-drifts":
-            return f"the wind acts on smoke screen {event['screen']}: {event['step']} {where}"
-        if kind == "set-up":
-            return f"{', '.join(event['bases'])} set up, ready to fire {where}"
-        if kind == "lead":
-            return f"{event['unit']} leads {', '.join(event['bases'])} to {event['act']} {where}"
-        if kind == "commander-lost":
-            hit = ", ".join(f"{b} {n}" for b, n in event["markers"].items())
-            return f"{event['unit']} is lost: fire markers on {hit or 'nobody'} {where}"
-        if kind == "opportunity":
-            return f"{event['unit']} gives opportunity fire at the mover {event['at']} mm along its move {where}"
-        if kind == "move-cancelled":
-            return f"{', '.join(event['bases'])} could not move: {event['why']} {where}"
-        return None
+        words = SENTENCES.get(event["type"])
+        return None if words is None else f"{words(event)} ({event['section']})"
+
+
+def _names(items: Any) -> str:
+    return ", ".join(items)
+
+
+def _counts(mapping: Mapping[str, int]) -> str:
+    return ", ".join(f"{key} {n}" for key, n in mapping.items() if n)
+
+
+def _fired(e: Mapping[str, Any]) -> str:
+    cover = f"; cover for {_names(e['covered'])}" if e["covered"] else ""
+    return f"{e['unit']} fires at {e['target']}: {_counts(e['markers']) or 'no markers'}{cover}"
+
+
+def _moved(e: Mapping[str, Any]) -> str:
+    stop = f", stopped in contact with {e['contact']}" if "contact" in e else ""
+    hit = "".join(f"; {b} stopped by fire after {d} mm" for b, d in e.get("stopped", {}).items())
+    return f"{_names(e['bases'])} moved {e['length']} mm{stop}{hit}"
+
+
+def _bomb(e: Mapping[str, Any]) -> str:
+    hit = _counts(e.get("markers", {}))
+    return (f"{e['mortar']}'s {e['kind']} bomb deviates {e['direction']} by {sum(e['distance'])} cm to "
+            f"{e['landing']}{': ' + hit if hit else ''}")
+
+
+# each event type in words, without its heading (the sentence adds it)
+SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "drawn": lambda e: f"{e['card']} drawn: {e['unit']} of {e['side']} activates",
+    "joker": lambda e: f"the Joker ends turn {e['turn']}: every card back, every unit unactivated",
+    "queued": lambda e: f"{e['unit']} acts on its queued order",
+    "passed": lambda e: f"{e['card']} passed over: {e['unit']} already acted or has no bases",
+    "held": lambda e: f"{e['unit']} holds",
+    "resolved": lambda e: (f"{e['base']} resolves {e['markers']} fire markers at {e['to_hit']}+: "
+                           f"{e['rolls']}, then {e['rethrows']}: {e['status']}"),
+    "recovered": lambda e: f"{e['base']} recovers: {e['status']}, {e['markers']} fire markers",
+    "recovery-failed": lambda e: f"{e['base']} fails to recover: {e['status']}, {e['markers']} fire markers",
+    "removed": lambda e: f"{e['base']} of {e['unit']} is removed by a second Kill",
+    "fired": _fired,
+    "moved": _moved,
+    "opportunity": lambda e: f"{e['unit']} gives opportunity fire at the mover {e['at']} mm along its move",
+    "move-cancelled": lambda e: f"{_names(e['bases'])} could not move: {e['why']}",
+    "close-combat-markers": lambda e: "close combat markers: " + "; ".join(
+        f"{b} on {_counts(spread)}" for b, spread in e["placed"].items()),
+    "retired": lambda e: f"{_names(e['to'])} retire from close combat",
+    "sustained": lambda e: f"{_names(e['bases'])} begin sustained fire",
+    "swept": lambda e: (f"{e['base']} crosses {e['hmg']}'s sustained fire {e['at']} mm along its move: 2 markers;"
+                        f" the HMG rolls {e['roll']}{', and is unloaded' if e['unloaded'] else ''}"),
+    "flamed": lambda e: f"{e['flamer']} flames {e['target']}: 4 markers on {_names(e['markers'])}",
+    "mortar-called": lambda e: f"{e['unit']} calls {e['mortar']}: {_names(e['rounds'])} at {e['aim']}",
+    "mortar-lapsed": lambda e: f"{e['mortar']}'s fire order lapses",
+    "bomb": _bomb,
+    "smoke": lambda e: f"smoke screen {e['screen']} laid at {e['at']}",
+    "smoke-drifts": lambda e: f"the wind acts on smoke screen {e['screen']}: {e['step']}",
+    "set-up": lambda e: f"{_names(e['bases'])} set up, ready to fire",
+    "lead": lambda e: f"{e['unit']} leads {_names(e['bases'])} to {e['act']}",
+    "commander-lost": lambda e: f"{e['unit']} is lost: fire markers on {_counts(e['markers']) or 'nobody'}",
+}
