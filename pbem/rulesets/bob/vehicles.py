@@ -142,6 +142,11 @@ def resolve(ctx: Context, state: State, dice: Dice, decisions: Decisions, uid: s
     unit = state["units"][uid]
     side = ctx.units[uid].side
     start = unit["hex"] if unit["status"] == "active" else None
+    if order["path"] == [start] and "assault" in order:
+        # V4: turning within its hex to fire is a turn (+1 to the Prof Check), as a fire order with a facing
+        heavy_fire(ctx, state, dice, uid, {"at": order["assault"], "facing": order["facing"],
+                                           **{k: order[k] for k in ("target",) if k in order}}, events)
+        return
     if order["path"] == [start]:
         _turn_in_place(ctx, state, uid, int(order["facing"]), bool(order.get("opfire")), events)
         return
