@@ -7,6 +7,7 @@ covers the others without a browser.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -18,11 +19,27 @@ from pbem.desk.session import OrdersDesk
 from pbem.rulesets.bob import Bob
 from pbem.rulesets.fbsm import Fbsm, selfplay as fbsm_selfplay
 from pbem.rulesets.toc import Toc, selfplay as toc_selfplay
+from pbem.rulesets.wtj1916 import Wtj1916
 from pbem.selfplay import play_states
 from pbem.testing import view_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
-MANY = ("units", "path", "list")
+MANY = ("units", "path", "list", "points")
+
+
+def put(order: dict[str, Any], name: str, value: Any) -> None:
+    """desk.js put: a field named "a.b" is key b of the mapping under key a."""
+    head, dot, rest = name.partition(".")
+    if dot:
+        put(order.setdefault(head, {}), rest, value)
+    else:
+        order[head] = value
+
+
+def get(order: dict[str, Any], name: str) -> Any:
+    head, dot, rest = name.partition(".")
+    inner = order.get(head)
+    return get(inner, rest) if dot and isinstance(inner, dict) else None if dot else inner
 
 
 def order_of(spec: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
@@ -31,19 +48,19 @@ def order_of(spec: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
     for field in spec["fields"]:
         value = values.get(field["name"])
         if field["type"] == "const":
-            order[field["name"]] = field["value"]
+            put(order, field["name"], field["value"])
         elif field["type"] == "flag":
             if value:
-                order[field["name"]] = True
+                put(order, field["name"], True)
             elif field.get("keep_false"):
-                order[field["name"]] = False
+                put(order, field["name"], False)
         elif field["type"] in MANY:
             if value:
-                order[field["name"]] = list(value)
+                put(order, field["name"], list(value))
             elif field.get("keep_empty"):
-                order[field["name"]] = []
+                put(order, field["name"], [])
         elif value is not None:
-            order[field["name"]] = value
+            put(order, field["name"], value)
     return order
 
 
@@ -65,16 +82,16 @@ def build(desk: OrdersDesk, orders: list[Any]) -> list[Any]:
 
 def build_one(desk: OrdersDesk, kinds: list[dict[str, Any]], order: dict[str, Any], main: list[Any],
               later: list[Any] | None, target: str) -> dict[str, Any]:
-    spec = next(k for k in kinds if k["fields"][0]["name"] in order)
+    spec = next(k for k in kinds if get(order, k["fields"][0]["name"]) is not None)
     values: dict[str, Any] = {}
     for field in sorted(spec["fields"], key=lambda f: f["type"] != "flag"):
-        value = order.get(field["name"])
+        value = get(order, field["name"])
         if field["type"] == "const" or value is None:
             continue
         if field["type"] == "flag":
             values[field["name"]] = value
             continue
-        for item in (value if isinstance(value, list) else [value]):
+        for item in (value if isinstance(value, list) and field["type"] != "point" else [value]):
             offered = field.get("values") if field["type"] == "enum" else desk.draft(
                 {"kind": spec["kind"], "order": order_of(spec, values), "orders": main, "next": later,
                  "target": target})["candidates"][field["name"]]
@@ -88,16 +105,17 @@ def build_one(desk: OrdersDesk, kinds: list[dict[str, Any]], order: dict[str, An
     if spec["kind"] in ("move", "fire", "bombard"):  # movement points left; odds, range, LOF or sight
         notes = desk.draft({"kind": spec["kind"], "order": built, "orders": main, "next": later,
                             "target": target})["notes"]
-        assert notes and any(word in " ".join(notes) for word in ("movement points", "odds", "range")), notes
+        assert notes and any(word in " ".join(notes) for word in ("movement points", "odds", "range", "allowed")), notes
     return built
 
 
-def phases(ruleset: Ruleset[Any], states: Iterator[dict[str, Any]], per_phase: int) -> list[tuple[str, dict[str, Any]]]:
-    """(side, state) for the first states of each phase of turns 1 and 2 in which a side gives orders."""
+def phases(ruleset: Ruleset[Any], states: Iterator[dict[str, Any]], per_phase: int,
+           last_turn: int = 2) -> list[tuple[str, dict[str, Any]]]:
+    """(side, state) for the first states of each phase of turns 1 to `last_turn` in which a side gives orders."""
     seen: dict[str, int] = {}
     found = []
     for state in states:
-        if state["turn"] > 2:  # every kind of phase has come by then; the rest of the game would only cost time
+        if state["turn"] > last_turn:  # every kind of phase has come by then; the rest would only cost time
             break
         rules = rules_for(ruleset, state)
         if rules.result(state) is not None:
@@ -106,7 +124,7 @@ def phases(ruleset: Ruleset[Any], states: Iterator[dict[str, Any]], per_phase: i
             key = f"{side} {state['phase']} {state.get('sequence')}"
             if seen.get(key, 0) < per_phase:
                 seen[key] = seen.get(key, 0) + 1
-                found.append((side, state))
+                found.append((side, copy.deepcopy(state)))  # a game may go on changing the state it yielded
     return found
 
 
@@ -114,14 +132,17 @@ def cases() -> list[Any]:
     fbsm_scenario = yamlio.load_file(ROOT / "samples" / "fbsm" / "scenario.yaml").data
     toc_scenario = yamlio.load_file(ROOT / "samples" / "toc" / "scenario.yaml").data
     bob_scenario = yamlio.load_file(ROOT / "samples" / "bob" / "scenario.yaml").data
+    wtj_scenario = yamlio.load_file(ROOT / "samples" / "wtj1916" / "scenario.yaml").data
     found = []
-    games: list[tuple[str, Ruleset[Any], Callable[[], Iterator[dict[str, Any]]], list[str], int]] = [
-        ("fbsm", Fbsm(), lambda: fbsm_selfplay.games_states(fbsm_scenario, b"desk-picks"), ["us", "german"], 1),
-        ("toc", Toc(), lambda: toc_selfplay.games_states(toc_scenario, b"desk-picks"), ["german", "british"], 1),
+    games: list[tuple[str, Ruleset[Any], Callable[[], Iterator[dict[str, Any]]], list[str], int, int]] = [
+        ("fbsm", Fbsm(), lambda: fbsm_selfplay.games_states(fbsm_scenario, b"desk-picks"), ["us", "german"], 1, 2),
+        ("toc", Toc(), lambda: toc_selfplay.games_states(toc_scenario, b"desk-picks"), ["german", "british"], 1, 2),
         # bob: several impulses of each side, for moves, fires, vehicles, guns and artillery calls alike
-        ("bob", Bob(), lambda: play_states(Bob(), bob_scenario, b"desk-picks"), ["american", "german"], 8)]
-    for name, ruleset, states, sides, per_phase in games:
-        for side, state in phases(ruleset, states(), per_phase):
+        ("bob", Bob(), lambda: play_states(Bob(), bob_scenario, b"desk-picks"), ["american", "german"], 8, 2),
+        # wtj1916: the lines close by turn 4; its fire phases from then on bring fire, flame and unjam orders
+        ("wtj1916", Wtj1916(), lambda: play_states(Wtj1916(), wtj_scenario, b"desk-picks"), ["british", "german"], 6, 6)]
+    for name, ruleset, states, sides, per_phase, last_turn in games:
+        for side, state in phases(ruleset, states(), per_phase, last_turn):
             found.append(pytest.param(ruleset, state, side, sides,
                                       id=f"{name}-{side}-{state['phase']}-{state['turn']}-{state.get('impulse', 0)}"))
     return found

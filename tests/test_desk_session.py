@@ -19,6 +19,10 @@ from pbem.desk.session import DecisionDesk, OrdersDesk
 ROOT = Path(__file__).resolve().parent.parent
 
 
+SIDES = {"fbsm": ["us", "german"], "toc": ["german", "british"], "bob": ["american", "german"],
+         "wtj1916": ["british", "german"], "bst": ["allies", "axis"]}
+
+
 @dataclass
 class DeskGame:
     """A game played by the bots until `side` owes the orders of `phase`."""
@@ -45,7 +49,7 @@ class DeskGame:
 
 def play_to(root: Path, ruleset_id: str, phase: str, side: str, *, limit: int = 60) -> DeskGame:
     keys_dir = root / "keys"
-    sides = ["us", "german"] if ruleset_id == "fbsm" else ["german", "british"]
+    sides = SIDES[ruleset_id]
     keys = {}
     for name in ["referee", *sides]:
         private, _ = signing.write_keypair(name, keys_dir)

@@ -2,7 +2,8 @@
 
 The desk finds it through the registry, from the package the ruleset's class lives in, so a
 game installed from elsewhere brings its own. A hook module offers three functions, each
-reading only the side's view (`ctx` is the ruleset's prepared context, `view` the view's state):
+reading only the side's view (`ctx` is the ruleset's prepared context, `view` the view's state, with
+`side` set to the side's name where the game's state does not hold it):
 
     spec(ctx, view) -> {"kinds": [KIND, ...], "next_phase": None | {"phase", "section", "kinds"}}
         KIND: {"kind", "label", "section", "auto": bool, "fields": [FIELD, ...]}

@@ -144,13 +144,18 @@ class OrdersDesk(_SignedFile):
         state: dict[str, Any] = self.view.doc["state"]
         return state
 
+    @property
+    def hook_view(self) -> dict[str, Any]:
+        """The view's state as the clicking rules read it: with `side`, which not every game's state holds."""
+        return self.state if "side" in self.state else {**self.state, "side": self.expect.side}
+
     def describe(self) -> dict[str, Any]:
         """Everything the page shows before the first click."""
         from pbem.render import has_map, map_svg, report_text
 
         doc, expect = self.view.doc, self.expect
         gives = expect.side in expect.awaiting
-        found = hooks.spec(self.view.rules, self.state) if gives else {"kinds": [], "next_phase": None}
+        found = hooks.spec(self.view.rules, self.hook_view) if gives else {"kinds": [], "next_phase": None}
         return {"mode": self.mode, "game": expect.game, "ruleset": doc["ruleset"]["id"], "side": expect.side,
                 "view_seq": doc["seq"], "seq": expect.seq, "phase": expect.phase, "awaiting": list(expect.awaiting),
                 "deadline": doc["next"].get("deadline"), "gives_orders": gives,
@@ -204,14 +209,15 @@ class OrdersDesk(_SignedFile):
             found = rules.validate(state, side, orders + [{"next_phase": nested + [trial]}])
             return not any(p.order == len(orders) and p.path[:2] == ("next_phase", len(nested)) for p in found)
 
-        spec = hooks.spec(rules, state)
+        seen = self.hook_view
+        spec = hooks.spec(rules, seen)
         kinds = spec["kinds"] if target == "main" else (spec["next_phase"] or {}).get("kinds", [])
         fields = next((k["fields"] for k in kinds if k["kind"] == kind), None)
         if fields is None:
             raise UsageError(f"{kind!r} is not an order kind of this phase")
-        picks = {f["name"]: hooks.candidates(rules, state, draft, f["name"], ok) for f in fields
+        picks = {f["name"]: hooks.candidates(rules, seen, draft, f["name"], ok) for f in fields
                  if f["type"] not in ("flag", "const", "enum")}
-        return {"candidates": picks, "notes": hooks.notes(rules, state, draft)}
+        return {"candidates": picks, "notes": hooks.notes(rules, seen, draft)}
 
     def document(self, full: list[Any], standing: dict[str, str] | None = None) -> bytes:
         """The orders file: with a key, its entropy and salt come from the key and the view as the bot's do."""
