@@ -17,6 +17,7 @@ from pbem.core import yamlio
 from pbem.core.ruleset import Ruleset, rules_for
 from pbem.desk.session import OrdersDesk
 from pbem.rulesets.bob import Bob
+from pbem.rulesets.bst import Bst
 from pbem.rulesets.fbsm import Fbsm, selfplay as fbsm_selfplay
 from pbem.rulesets.toc import Toc, selfplay as toc_selfplay
 from pbem.rulesets.wtj1916 import Wtj1916
@@ -40,6 +41,13 @@ def get(order: dict[str, Any], name: str) -> Any:
     head, dot, rest = name.partition(".")
     inner = order.get(head)
     return get(inner, rest) if dot and isinstance(inner, dict) else None if dot else inner
+
+
+def matches(spec: dict[str, Any], order: dict[str, Any]) -> bool:
+    """Whether `order` is of this kind: its first key given, and every constant of the kind as the kind has it
+    (bst's kinds all start with `unit` and differ by `act`)."""
+    return get(order, spec["fields"][0]["name"]) is not None and all(
+        get(order, f["name"]) == f["value"] for f in spec["fields"] if f["type"] == "const")
 
 
 def order_of(spec: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +90,7 @@ def build(desk: OrdersDesk, orders: list[Any]) -> list[Any]:
 
 def build_one(desk: OrdersDesk, kinds: list[dict[str, Any]], order: dict[str, Any], main: list[Any],
               later: list[Any] | None, target: str) -> dict[str, Any]:
-    spec = next(k for k in kinds if get(order, k["fields"][0]["name"]) is not None)
+    spec = next(k for k in kinds if matches(k, order))
     values: dict[str, Any] = {}
     for field in sorted(spec["fields"], key=lambda f: f["type"] != "flag"):
         value = get(order, field["name"])
@@ -133,6 +141,7 @@ def cases() -> list[Any]:
     toc_scenario = yamlio.load_file(ROOT / "samples" / "toc" / "scenario.yaml").data
     bob_scenario = yamlio.load_file(ROOT / "samples" / "bob" / "scenario.yaml").data
     wtj_scenario = yamlio.load_file(ROOT / "samples" / "wtj1916" / "scenario.yaml").data
+    bst_scenario = yamlio.load_file(ROOT / "samples" / "bst" / "scenario.yaml").data
     found = []
     games: list[tuple[str, Ruleset[Any], Callable[[], Iterator[dict[str, Any]]], list[str], int, int]] = [
         ("fbsm", Fbsm(), lambda: fbsm_selfplay.games_states(fbsm_scenario, b"desk-picks"), ["us", "german"], 1, 2),
@@ -140,11 +149,13 @@ def cases() -> list[Any]:
         # bob: several impulses of each side, for moves, fires, vehicles, guns and artillery calls alike
         ("bob", Bob(), lambda: play_states(Bob(), bob_scenario, b"desk-picks"), ["american", "german"], 8, 2),
         # wtj1916: the lines close by turn 4; its fire phases from then on bring fire, flame and unjam orders
-        ("wtj1916", Wtj1916(), lambda: play_states(Wtj1916(), wtj_scenario, b"desk-picks"), ["british", "german"], 6, 6)]
+        ("wtj1916", Wtj1916(), lambda: play_states(Wtj1916(), wtj_scenario, b"desk-picks"), ["british", "german"], 6, 6),
+        ("bst", Bst(), lambda: play_states(Bst(), bst_scenario, b"desk-picks"), ["allies", "axis"], 12, 2)]
     for name, ruleset, states, sides, per_phase, last_turn in games:
         for side, state in phases(ruleset, states(), per_phase, last_turn):
             found.append(pytest.param(ruleset, state, side, sides,
-                                      id=f"{name}-{side}-{state['phase']}-{state['turn']}-{state.get('impulse', 0)}"))
+                                      id=f"{name}-{side}-{state['phase']}-{state['turn']}-"
+                                         f"{state.get('impulse', state.get('card', 0))}"))
     return found
 
 

@@ -1,0 +1,100 @@
+"""The desk's clicking rules for bst (`pbem desk`, docs/desk.md): one activation's orders, each a unit,
+its action and the bases that take it; positions (`to`, `path`, `toward`, a move's `face` toward a
+point) are points clicked on the table picture.
+
+Everything is read from the side's view and judged by this ruleset's own functions: a unit, base,
+target or card is offered only where `ok(order)` (the ruleset's `validate` on the orders so far plus
+this one) finds nothing wrong with the order, or, for the bases, they are the unit's own in the view.
+Not yet clickable: `lead` (L1) and `call-mortar` (W6); `pbem orders` lists them for a hand-writer.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Mapping
+
+from pbem.geometry import plane
+
+from .context import Context
+from .movement import allowance
+from .orders import bases_of
+
+Ok = Callable[[dict[str, Any]], bool]
+BEARINGS = list(range(0, 360, 45))  # whole degrees; a pivot of any other is typed by hand
+
+
+def _field(name: str, type_: str, label: str, **more: Any) -> dict[str, Any]:
+    return {"name": name, "type": type_, "label": label, **more}
+
+
+def _kind(act: str, label: str, section: str, *fields: dict[str, Any]) -> dict[str, Any]:
+    head = [_field("unit", "unit", "unit"), _field("act", "const", act, value=act),
+            _field("bases", "units", "bases taking it (none picked: all of them)", optional=True)]
+    tail = [_field("card", "unit", "for this card of the unit (L1)", optional=True),
+            _field("queued", "flag", "for the unit's next card (A1)", optional=True)]
+    return {"kind": act, "label": label, "section": section, "auto": False, "fields": head + list(fields) + tail}
+
+
+POSITIONS = [_field("to", "point", "to this point", optional=True, clicks=True),
+             _field("path", "points", "through these points", optional=True),
+             _field("toward", "point", "toward this point", optional=True),
+             _field("distance", "enum", "as far as allowed", values=["max"], optional=True),
+             _field("face", "point", "then face toward this point", optional=True)]
+TARGET = _field("target", "unit", "enemy unit fired at (F4)")
+KINDS = [_kind("hold", "Hold", "A1"), _kind("hunker", "Hunker down", "H1"), _kind("recover", "Recover", "R2"),
+         _kind("fire", "Fire", "F1", TARGET, _field("face", "enum", "pivot to (degrees, F2)", values=BEARINGS,
+                                                    optional=True)),
+         _kind("move", "Move", "M1", *POSITIONS), _kind("move-fire", "Fire, then move", "F6", TARGET, *POSITIONS),
+         _kind("fight", "Fight in close combat", "C3"), _kind("retire", "Retire from close combat", "C7"),
+         _kind("set-up", "Set up a weapon", "W3"), _kind("sustain", "Sustained fire", "W4", TARGET)]
+
+
+def spec(ctx: Context, view: Mapping[str, Any]) -> dict[str, Any]:
+    """The order kinds of an activation, for the side whose card was drawn."""
+    if view.get("result") or view.get("awaiting") != view["side"] or not view.get("card"):
+        return {"kinds": [], "next_phase": None}
+    return {"kinds": KINDS, "next_phase": None}
+
+
+def _units(ctx: Context, view: Mapping[str, Any], own: bool) -> list[str]:
+    return [u for u in sorted(ctx.units) if (ctx.side_of(u) == view["side"]) == own and bases_of(view, u)]
+
+
+def candidates(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any], field: str, ok: Ok) -> list[Any] | None:
+    """What may be picked for `field` of the order being built (None: any point of the table)."""
+    order = dict(draft["order"])
+    if field == "unit":
+        return _units(ctx, view, own=True)
+    if "unit" not in order:
+        return [] if field in ("bases", "target", "card") else None
+    unit = str(order["unit"])
+    if field == "bases":
+        return bases_of(view, unit)
+    if field == "target":
+        before = {k: order[k] for k in ("unit", "act", "bases") if k in order}
+        return [t for t in _units(ctx, view, own=False) if ok({**before, "target": t})]
+    if field == "card":
+        meta = ctx.units[unit]
+        return [c for c in (meta.card, meta.card2) if c is not None]
+    return None
+
+
+def _centre(view: Mapping[str, Any], unit: str) -> plane.Point:
+    spots = [view["bases"][b]["at"] for b in bases_of(view, unit)]
+    return (sum(int(p[0]) for p in spots) // len(spots), sum(int(p[1]) for p in spots) // len(spots))
+
+
+def notes(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any]) -> list[str]:
+    """A move's allowance (M3), and a fire's distance centre to centre."""
+    order = dict(draft["order"])
+    act, unit, lines = order.get("act"), order.get("unit"), []
+    if not isinstance(unit, str) or not bases_of(view, unit):
+        return []
+    if act in ("move", "move-fire"):
+        lines.append(f"{unit}: each base moves at most {allowance(ctx.tables, str(act))} {ctx.table.unit} allowed, "
+                     "less the terrain's cost (M3)")
+    target = order.get("target")
+    if isinstance(target, str) and bases_of(view, target):
+        far = math.isqrt(plane.dist2(_centre(view, unit), _centre(view, target)))
+        lines.append(f"{unit} to {target}: a range of about {far} {ctx.table.unit}, centre to centre")
+    return lines
