@@ -57,9 +57,32 @@ def test_one_judge_serves_two_games(tmp_path: Path) -> None:
     assert len(texts) == 2  # one answer per game (the unknown game's block is explained in the first)
     joined = "\n".join(texts)
     assert "accepted orders of red for seq 1" in texts[0] and "accepted orders of red for seq 1" in texts[1]
-    assert "names game 'duel-six'; this judge runs duel-one, duel-two" in joined
+    assert f"names game 'duel-six'; this judge runs duel-one, duel-two for {ADDRESSES['red']}" in joined
     assert [s for s, _, _ in Archive(first.root).orders_files(1)] == ["red"]
     assert [s for s, _, _ in Archive(second.root).orders_files(1)] == ["red"]
+
+
+def test_a_stranger_naming_an_unknown_game_learns_no_game_id(tmp_path: Path) -> None:
+    from pbem.core import signing
+    from pbem.mail.judge import Judge
+    from pbem.mail.maildir import MaildirInbox, MaildirOutbox
+    from tests.test_mail_kit import plain_mail, signed_orders, take_outbox
+
+    first = make_world(tmp_path / "a", game_id="duel-one")
+    second = make_world(tmp_path / "b", game_id="duel-two")
+    maildir = tmp_path / "Maildir"
+    keys = {first.root: first.referee, second.root: second.referee}
+    judge = Judge([first.root, second.root], MaildirInbox(maildir), MaildirOutbox(maildir / "outbox"),
+                  referee_key=lambda root: keys[root], address=JUDGE, now=first.clock, log=lambda _: None)
+    judge.run(once=True)
+    take_outbox(maildir)
+    data, sig = signed_orders(first, "red", [{"place": "hq", "cell": 1}])
+    body = signing.armor(data, sig).replace("game: duel-one", "game: duel-six") + "\n"
+    deliver(maildir, plain_mail("someone@example.org", "orders", body))
+    judge.run(once=True)
+    [answer] = [body_text(raw) for raw in take_outbox(maildir)]
+    assert "names game 'duel-six'; this judge runs no such game for someone@example.org" in answer
+    assert "duel-one" not in answer and "duel-two" not in answer
 
 
 def test_a_second_judge_on_the_same_game_refuses_to_start(tmp_path: Path) -> None:

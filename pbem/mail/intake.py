@@ -197,14 +197,17 @@ class MailIntake:
         return found
 
     # --- routing and submitting -------------------------------------------------------------------
-    def _route(self, item: Carried) -> Served | str:
+    def _route(self, item: Carried, sender: str) -> Served | str:
         if item.game_id in self.by_id:
             return self.by_id[item.game_id]
         if len(self.served) == 1:
             return self.served[0]  # the core names exactly what is wrong with it
-        served = ", ".join(sorted(self.by_id))
         named = f"game {item.game_id!r}" if item.game_id else "no game"
-        return f"{item.label}: names {named}; this judge runs {served}"
+        # Only the games the sender plays in are named: a stranger learns no other game's id.
+        own = sorted(game_id for game_id, served in self.by_id.items() if served.side_of_address(sender))
+        if not own:
+            return f"{item.label}: names {named}; this judge runs no such game for {sender}"
+        return f"{item.label}: names {named}; this judge runs {', '.join(own)} for {sender}"
 
     def _inspect(self, served: Served, item: Carried) -> Inspection | None:
         """The core's look at the file before it is submitted: who signed it, is it stored already.
@@ -275,7 +278,7 @@ class MailIntake:
     def _one(self, item: Carried, mail: ParsedMail, work: Path, answer: Callable[[str, Served | None, str | None], Answer],
              notes: list[str], touched: list[Served]) -> str:
         """Submit one signed file and say so to whom it concerns: USED (accepted, or stored already) or REFUSED."""
-        routed = self._route(item)
+        routed = self._route(item, mail.sender)
         if isinstance(routed, str):
             notes.append(routed)
             return REFUSED
