@@ -215,3 +215,14 @@ def test_a_decision_request_shows_nothing_hidden() -> None:
                                         "question": request.question, "options": request.options}))
     assert requests[0] == requests[1]
     assert b"g2" not in requests[0]
+
+
+def test_games_with_ask_everywhere_replay_each_decision_from_the_same_state() -> None:
+    """O1, C2 `ask`: resolution stops for each request and starts again from the same state
+    with the answers so far; the bots answer, and the games end."""
+    units = sorted(scenario()["setup"]["units"])
+    standing = {side: {"opfire": {u: "ask" for u in units}, "close_combat": {u: "ask" for u in units}}
+                for side in SIDES}
+    stats = Stats()
+    states = list(play_states(BST, scenario(), b"ask 0", standing=standing, stats=stats))
+    assert states[-1]["result"] and sum(stats.decisions.values()) > 0

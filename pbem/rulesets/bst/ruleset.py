@@ -19,7 +19,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "12"
+    version = "13"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
@@ -75,7 +75,7 @@ class Bst(Ruleset[Context]):
 
     def resolve(self, context: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
                 decisions: Decisions) -> Resolution:
-        normalize(context, state)
+        state = normalize(context, copy.deepcopy(state))  # a decision replays resolution from the same state
         side = state.get("awaiting")
         sub = submissions.get(side) if side else None
         events = sequence.resolve(context, state, sub.orders if sub else [], dice, decisions)
