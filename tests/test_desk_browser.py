@@ -19,6 +19,7 @@ import pytest
 from pbem.core.api import load_game, submit
 from pbem.desk.server import DeskServer
 from pbem.desk.session import OrdersDesk
+from tests.test_desk_picks import get, matches
 from tests.test_desk_session import DeskGame, play_to
 
 webdriver = pytest.importorskip("selenium.webdriver")
@@ -48,7 +49,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 class Desk:
     """One desk served on 127.0.0.1 and the browser on it."""
 
-    def __init__(self, driver: Any, desk: OrdersDesk) -> None:
+    def __init__(self, driver: Any, desk: Any) -> None:
         self.driver, self.desk = driver, desk
         self.server = DeskServer(desk)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -71,6 +72,30 @@ class Desk:
         self.driver.find_element(By.ID, element_id).click()
         self.idle()
 
+    def press(self, element_id: str, most: int = 400) -> int:
+        """Tab from where the keyboard is until `element_id` has the focus, then Enter: the keyboard alone.
+        The number of Tabs it took."""
+        from selenium.webdriver.common.keys import Keys
+
+        ahead = self.driver.execute_script(  # how many Tabs away, counted on the page's own tab order
+            "const all = [...document.querySelectorAll('button, input, summary')].filter(e => !e.disabled && "
+            "e.offsetParent !== null); const from = all.indexOf(document.activeElement); "
+            "const to = all.findIndex(e => e.id === arguments[0]); return to < 0 ? 0 : to - from;", element_id)
+        if ahead > 0:  # one keystroke message for them all; the loop below checks where the focus landed
+            self.driver.switch_to.active_element.send_keys(Keys.TAB * ahead)
+        for tabs in range(most):
+            if self.driver.execute_script("return document.activeElement.id") == element_id:
+                self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+                self.idle()
+                return tabs
+            self.driver.switch_to.active_element.send_keys(Keys.TAB)
+        raise AssertionError(f"{element_id} not reached by {most} Tabs")
+
+    def focused(self) -> str:
+        return str(self.driver.execute_script(
+            "const e = document.activeElement; return (e.closest('[id]') || e).id + ' ' + "
+            "((e.closest('#draft, #kinds, #next-kinds') || {}).id || '')"))
+
     def click_hex_on_map(self, hex_id: str) -> None:
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
@@ -80,40 +105,67 @@ class Desk:
         ActionChains(self.driver).move_to_element(cell).click().perform()
         self.idle()
 
+    def click_table_point(self, x: int, y: int) -> None:
+        """Click the table picture where the table point (x, y) is drawn, read off its grid lines."""
+        from selenium.webdriver.common.actions.action_builder import ActionBuilder
+        from selenium.webdriver.common.by import By
+
+        svg = self.driver.find_element(By.CSS_SELECTOR, "#map svg")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", svg)
+        cx, cy = self.driver.execute_script(  # where the point is in the window, in CSS pixels
+            "const [x, y, svg] = arguments; const at = (sel, key, v) => { const ls = [...svg.querySelectorAll(sel)]; "
+            "const [a, b] = [ls[0], ls[ls.length - 1]]; const ra = a.getBoundingClientRect(), "
+            "rb = b.getBoundingClientRect(); const [va, vb] = [Number(a.dataset[key]), Number(b.dataset[key])]; "
+            "const [pa, pb] = key === 'x' ? [ra.left, rb.left] : [ra.top, rb.top]; "
+            "return pa + (v - va) * (pb - pa) / (vb - va); }; "
+            "return [at('line.grid[data-x]', 'x', x), at('line.grid[data-y]', 'y', y)];", x, y, svg)
+        actions = ActionBuilder(self.driver)
+        actions.pointer_action.move_to_location(round(cx), round(cy)).click()  # type: ignore[no-untyped-call]
+        actions.perform()
+        self.idle()
+
     def page_text(self) -> str:
         return str(self.driver.execute_script(
             "return document.body.innerText + ' ' + [...document.querySelectorAll('[id]')].map(e => e.id).join(' ')"))
 
-    def build(self, orders: list[Any], target: str = "main", map_paths: bool = False) -> None:
-        """Click each order in: its kind, then each field's picks (flags first: they change the picks)."""
+    def build(self, orders: list[Any], target: str = "main", map_paths: bool = False, keyboard: bool = False) -> None:
+        """Click each order in: its kind, then each field's picks (flags first: they change the picks); with
+        `keyboard`, press each button by Tab and Enter, the focus staying in the order being built."""
         from selenium.webdriver.common.by import By
+
+        def click(element_id: str) -> None:
+            if not keyboard:
+                return self.click(element_id)
+            self.press(element_id)
+            where = self.focused()
+            assert where.rpartition(" ")[2] in ("draft", "kinds", "next-kinds"), (element_id, where)
 
         described = self.desk.describe()
         kinds = described["kinds"] if target == "main" else described["next_phase"]["kinds"]
         prefix = "kind-next-" if target == "next" else "kind-"
         for order in orders:
             if "next_phase" in order:
-                self.click("next-toggle")
-                self.build(order["next_phase"], "next", map_paths)
+                self.press("next-toggle") if keyboard else self.click("next-toggle")
+                self.build(order["next_phase"], "next", map_paths, keyboard)
                 continue
-            spec = next(k for k in kinds if k["fields"][0]["name"] in order)
-            self.click(prefix + spec["kind"])
+            spec = next(k for k in kinds if matches(k, order))
+            click(prefix + spec["kind"])
             fields = sorted(spec["fields"], key=lambda f: f["type"] != "flag")
             for field in fields:
-                value = order.get(field["name"])
+                value = get(order, field["name"])
                 if field["type"] == "const" or value is None:
                     continue
                 if field["type"] == "flag":
                     if value:
-                        self.click("pick-" + field["name"])
+                        click("pick-" + field["name"])
                     continue
                 for item in (value if isinstance(value, list) else [value]):
                     if field["type"] == "path" and map_paths and item != "off":
                         self.click_hex_on_map(item)
                     else:
-                        self.click(f"pick-{field['name']}-{item}")
+                        click(f"pick-{field['name']}-{item}")
             if not spec.get("auto"):
-                self.click("add")
+                click("add")
             given = self.driver.find_elements(By.CSS_SELECTOR, f"#{'next-' if target == 'next' else ''}orders li")
             assert len(given) == orders.index(order) + 1 - (target == "main" and "next_phase" in orders[-1] and
                                                              order is orders[-1]), (order, self.status())
@@ -140,14 +192,17 @@ def _assert_only_view_ids(page: Desk, ruleset_id: str) -> None:
     assert shown and unknown == set(), f"the page shows ids its view does not hold: {sorted(unknown)}"
 
 
-def _play_by_clicks(driver: Any, game: DeskGame, side: str, tmp_path: Path, map_paths: bool = False) -> Desk:
+def _play_by_clicks(driver: Any, game: DeskGame, side: str, tmp_path: Path, map_paths: bool = False,
+                    keyboard: bool = False) -> Desk:
     out = tmp_path / f"{side}-desk-orders.yaml"
     desk = OrdersDesk(game.view_path(side), game=load_game(game.game_dir), key=game.key(side), out=out)
     bot = game.bot_orders(side)
     page = Desk(driver, desk)
     try:
-        page.build(bot, map_paths=map_paths)
-        said = page.save()
+        page.build(bot, map_paths=map_paths, keyboard=keyboard)
+        if keyboard:
+            page.press("save")
+        said = page.save() if not keyboard else str(driver.find_element("id", "output").text)
         assert f"wrote {out}" in said and "signed:" in said, said
         assert out.read_bytes() == (game.root / f"bot-{side}.yaml").read_bytes()
         result = submit(game.game_dir, out)
@@ -194,6 +249,72 @@ def test_a_toc_german_movement_by_clicks_on_the_map(browser: Any, tmp_path: Path
     page = _play_by_clicks(browser, game, "german", tmp_path, map_paths=True)
     try:
         _assert_only_view_ids(page, "toc")
+    finally:
+        page.close()
+
+
+def test_a_toc_german_movement_by_the_keyboard_alone(browser: Any, tmp_path: Path) -> None:
+    """Tab and Enter only: after each key the focus stays in the order being built (the page redraws its
+    buttons), and the saved file is the bot's, accepted by the referee."""
+    game = play_to(tmp_path, "toc", "german-movement", "german")
+    page = _play_by_clicks(browser, game, "german", tmp_path, keyboard=True)
+    page.close()
+
+
+def test_a_bob_impulse_by_clicks_on_the_map(browser: Any, tmp_path: Path) -> None:
+    """An American impulse: moves clicked hex by hex on the map, fires, artillery calls and marks from the
+    picks, the reroll flags pressed: the bot's file byte for byte, accepted by the referee."""
+    game = play_to(tmp_path, "bob", "operations", "american")
+    kinds = {next(iter(order)) for order in game.bot_orders("american")}
+    assert kinds & {"move", "fire"}, kinds
+    page = _play_by_clicks(browser, game, "american", tmp_path, map_paths=True)
+    page.close()
+
+
+def test_a_bob_setup_by_clicks(browser: Any, tmp_path: Path) -> None:
+    """Both sides set up at once: every German unit placed by two clicks, concealed or not, as the bot would."""
+    game = play_to(tmp_path, "bob", "setup", "german")
+    page = _play_by_clicks(browser, game, "german", tmp_path)
+    page.close()
+
+
+def test_a_wtj1916_german_fire_phase_by_clicks(browser: Any, tmp_path: Path) -> None:
+    """A table game's fire phase: targets, firers and flags from the picks, the bot's file byte for byte."""
+    game = play_to(tmp_path, "wtj1916", "fire", "german")
+    assert any("fire" in order for order in game.bot_orders("german"))
+    page = _play_by_clicks(browser, game, "german", tmp_path)
+    page.close()
+
+
+def test_a_wtj1916_move_to_a_point_clicked_on_the_table(browser: Any, tmp_path: Path) -> None:
+    """A unit picked, then a point clicked on the table picture: the order's `to` is that point in whole
+    yards (within the picture's pixel), the notes tell the move's length, and the referee accepts the file."""
+    from selenium.webdriver.common.by import By
+
+    from pbem.core.api import yamlio
+    from pbem.rulesets.wtj1916 import movement
+
+    game = play_to(tmp_path, "wtj1916", "british-move", "british")
+    out = tmp_path / "british-orders.yaml"
+    desk = OrdersDesk(game.view_path("british"), game=load_game(game.game_dir), key=game.key("british"), out=out)
+    bot = next(order for order in game.bot_orders("british") if "toward" in order)
+    planned, problems = movement.plan(desk.view.rules.context, desk.state, bot, 0)
+    assert planned is not None and not problems
+    (x0, y0), (x1, y1) = planned.path[0], planned.end
+    wanted = ((x0 + x1) // 2, (y0 + y1) // 2)  # half-way along a legal move: legal too
+    page = Desk(browser, desk)
+    try:
+        page.click("kind-move")
+        page.click(f"pick-move-{bot['move']}")
+        page.click_table_point(*wanted)
+        picked = yamlio.load_bytes(browser.find_element(By.ID, "value-to").text.encode(), "to").data
+        assert abs(picked[0] - wanted[0]) <= 3 and abs(picked[1] - wanted[1]) <= 3, (picked, wanted)
+        assert "allowed" in browser.find_element(By.ID, "notes").text
+        page.click("add")
+        said = page.save()
+        assert f"wrote {out}" in said, said
+        assert out.read_bytes() == desk.document([{"move": bot["move"], "to": picked}])
+        assert submit(game.game_dir, out).errors == []
     finally:
         page.close()
 

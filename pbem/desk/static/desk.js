@@ -13,6 +13,7 @@ const S = {
   picks: {},        // field -> candidates (null: any hex)
   notes: [],
   problems: [],
+  focus: null,      // where the keyboard goes after the next drawing: "field" (the active field's picks) or an id
 };
 
 const $ = (id) => document.getElementById(id);
@@ -55,18 +56,26 @@ function flow(value) {
 }
 
 // --- the draft: the order being built ----------------------------------------------------------
-const MANY = new Set(["units", "path", "list"]);
+const MANY = new Set(["units", "path", "list", "points"]);
+const POINT = new Set(["point", "points"]);  // positions on a table: [x, y] in whole table units
+
+// A field named "a.b" is key b of the mapping under key a (wtj1916's air_strike: {at, facing}).
+function put(order, name, value) {
+  const [head, ...rest] = name.split(".");
+  if (!rest.length) order[head] = value;
+  else put(order[head] = order[head] || {}, rest.join("."), value);
+}
 
 function orderOf(draft) {
   const order = {};
   for (const field of draft.spec.fields) {
     const value = draft.values[field.name];
-    if (field.type === "const") order[field.name] = field.value;
-    else if (field.type === "flag") { if (value) order[field.name] = true; }
+    if (field.type === "const") put(order, field.name, field.value);
+    else if (field.type === "flag") { if (value) put(order, field.name, true); else if (field.keep_false) put(order, field.name, false); }
     else if (MANY.has(field.type)) {
-      if (value && value.length) order[field.name] = value.slice();
-      else if (field.keep_empty) order[field.name] = [];
-    } else if (value !== undefined && value !== null) order[field.name] = value;
+      if (value && value.length) put(order, field.name, value.slice());
+      else if (field.keep_empty) put(order, field.name, []);
+    } else if (value !== undefined && value !== null) put(order, field.name, value);
   }
   return order;
 }
@@ -77,7 +86,8 @@ function complete(draft) {
 }
 
 function firstOpen(draft) {
-  const open = draft.spec.fields.find((f) => !f.optional && ["unit", "hex", "enum", "units", "path", "list"].includes(f.type) &&
+  const open = draft.spec.fields.find((f) => !f.optional &&
+    ["unit", "hex", "enum", "units", "path", "list", "point", "points"].includes(f.type) &&
     (MANY.has(f.type) ? !(draft.values[f.name] || []).length : draft.values[f.name] === undefined));
   return open ? open.name : null;
 }
@@ -85,10 +95,14 @@ function firstOpen(draft) {
 function startDraft(spec, target) {
   S.draft = {spec, target, values: {}};
   S.active = firstOpen(S.draft);
+  S.focus = "field";
   refreshDraft();
 }
 
+function kindId(kind, target) { return `kind-${target === "next" ? "next-" : ""}${kind}`; }
+
 function cancelDraft() {
+  if (S.draft) S.focus = kindId(S.draft.spec.kind, S.draft.target);
   S.draft = null; S.active = null; S.picks = {}; S.notes = [];
   render();
 }
@@ -112,7 +126,7 @@ function pick(field, value) {
   if (field.type === "units" || field.type === "list") {
     const chosen = values[field.name] || [];
     values[field.name] = chosen.includes(value) ? chosen.filter((v) => v !== value) : chosen.concat([value]);
-  } else if (field.type === "path") {
+  } else if (field.type === "path" || field.type === "points") {
     values[field.name] = (values[field.name] || []).concat([value]);
   } else if (field.type === "flag") {
     values[field.name] = !values[field.name];
@@ -120,9 +134,22 @@ function pick(field, value) {
     values[field.name] = values[field.name] === value ? undefined : value;
   }
   if (!MANY.has(field.type)) {
-    const many = draft.spec.fields.find((f) => MANY.has(f.type));
+    // after a pick, map clicks go to the next field still open, else to the field the game names for them
+    const many = draft.spec.fields.find((f) => f.clicks) || draft.spec.fields.find((f) => MANY.has(f.type));
     S.active = firstOpen(draft) || (many ? many.name : field.name);
+    if (S.active !== field.name) S.focus = "field";
   }
+  refreshDraft();
+}
+
+function typedPoint(field) {
+  const words = ($("input-" + field.name).value.match(/-?[0-9]+/g) || []).map(Number);
+  if (words.length !== 2) { say("type a point as two whole numbers: x y"); return; }
+  pick(field, words);
+}
+
+function clearField(field) {
+  S.draft.values[field.name] = undefined;
   refreshDraft();
 }
 
@@ -137,6 +164,7 @@ function addOrder() {
   const order = orderOf(draft);
   if (draft.target === "next") S.next.push(order); else S.orders.push(order);
   const again = draft.spec.auto ? draft.spec : null;
+  S.focus = kindId(draft.spec.kind, draft.target);
   S.draft = null; S.active = null; S.picks = {}; S.notes = [];
   say("added " + flow(order));
   if (again) startDraft(again, draft.target); else render();
@@ -145,6 +173,8 @@ function addOrder() {
 
 function removeOrder(target, index) {
   if (target === "next") S.next.splice(index, 1); else S.orders.splice(index, 1);
+  const left = target === "next" ? S.next.length : S.orders.length;
+  S.focus = left ? `remove-${target}-${Math.min(index, left - 1)}` : "save";
   check();
 }
 
@@ -175,7 +205,14 @@ function fieldBox(field) {
                 value === undefined || (Array.isArray(value) && !value.length) ? "(none)" : flow(value)));
   const choices = field.type === "enum" ? field.values : S.picks[field.name];
   const picks = el("div", {class: "picks"});
-  if (choices === null || choices === undefined) {
+  if (POINT.has(field.type)) {
+    picks.append(el("span", {}, "click a point on the table, or type x y: "),
+                 el("input", {id: "input-" + field.name, size: "9", "aria-label": field.label + ": x y"}),
+                 el("button", {type: "button", id: "set-" + field.name, onclick: () => typedPoint(field)},
+                    field.type === "points" ? "add point" : "set"));
+    if (field.optional && value !== undefined && !(Array.isArray(value) && !value.length))
+      picks.append(el("button", {type: "button", id: "clear-" + field.name, onclick: () => clearField(field)}, "clear"));
+  } else if (choices === null || choices === undefined) {
     picks.append(el("span", {}, "click a hex on the map"));
   } else {
     for (const choice of choices) {
@@ -185,8 +222,9 @@ function fieldBox(field) {
     }
     if (!choices.length) picks.append(el("span", {}, "nothing to pick now"));
   }
-  if (field.type === "path" && (value || []).length)
-    picks.append(el("button", {type: "button", id: "back-" + field.name, onclick: () => back(field)}, "back one hex"));
+  if ((field.type === "path" || field.type === "points") && (value || []).length)
+    picks.append(el("button", {type: "button", id: "back-" + field.name, onclick: () => back(field)},
+                    field.type === "path" ? "back one hex" : "back one point"));
   box.append(picks);
   return box;
 }
@@ -206,13 +244,30 @@ function kindButtons(kinds, target, box) {
   box.replaceChildren();
   for (const spec of kinds) {
     const pressed = S.draft && S.draft.spec.kind === spec.kind && S.draft.target === target;
-    box.append(el("button", {type: "button", id: `kind-${target === "next" ? "next-" : ""}${spec.kind}`,
+    box.append(el("button", {type: "button", id: kindId(spec.kind, target),
                              "aria-pressed": String(!!pressed), title: "rule " + spec.section,
                              onclick: () => startDraft(spec, target)}, spec.label));
   }
 }
 
+// Drawing replaces the buttons, which would drop the keyboard's place on the page: after each drawing
+// the focus goes where the last action asked (S.focus), else back to the button of the same id.
 function render() {
+  const was = document.activeElement && document.activeElement !== document.body ? document.activeElement.id : "";
+  draw();
+  const wanted = S.focus === "field" ? activePick() : S.focus ? $(S.focus) : was ? $(was) : null;
+  S.focus = null;
+  const target = wanted && !wanted.closest("[hidden]") ? wanted : (was && S.draft ? activePick() : null);
+  if (target && target !== document.activeElement) target.focus();
+}
+
+function activePick() {
+  if (!S.draft) return null;
+  return document.querySelector(`#field-${CSS.escape(S.active || "")} .picks button`) ||
+    document.querySelector("#fields .picks button") || ($("add").disabled ? $("cancel") : $("add"));
+}
+
+function draw() {
   const desk = S.desk;
   if (!desk || desk.mode !== "orders") return;
   kindButtons(desk.kinds, "main", $("kinds"));
@@ -280,13 +335,15 @@ function markMap() {
   const field = S.draft.spec.fields.find((f) => f.name === S.active);
   const choices = (field && S.picks[field.name]) || [];
   for (const choice of choices) {
+    if (typeof choice !== "string") continue;
     const unit = svg.querySelector(`[id="unit-${CSS.escape(choice)}"]`);
     if (unit) unit.classList.add("cand");
+    svg.querySelectorAll(`[id^="base-"][data-unit="${CSS.escape(choice)}"]`).forEach((b) => b.classList.add("cand"));
     const cell = svg.querySelector(`.hex[data-hex="${CSS.escape(choice)}"]`);
     if (cell) cell.classList.add("cand");
   }
   const path = S.draft.values.path;
-  if (field && field.type === "path" && path && path.length) {
+  if (field && field.type === "path" && path && path.length && typeof path[0] === "string") {
     path.forEach((h) => { const c = svg.querySelector(`.hex[data-hex="${CSS.escape(h)}"]`); if (c) c.classList.add("on-path"); });
     drawPath(svg, S.draft.values.move, path, null, "desk-path");
   }
@@ -320,20 +377,47 @@ function mapClick(event) {
   if (!S.draft) return;
   const fields = S.draft.spec.fields;
   const active = fields.find((f) => f.name === S.active);
-  const counter = event.target.closest("[id^='unit-']");
+  const counter = event.target.closest("[id^='unit-']") || event.target.closest("[id^='base-'][data-unit]");
   const cell = event.target.closest("[data-hex]");
+  const pointField = active && POINT.has(active.type) ? active
+    : fields.find((f) => POINT.has(f.type) && f.clicks) || fields.find((f) => POINT.has(f.type));
+  if (pointField && !(counter && active && ["unit", "units"].includes(active.type))) {
+    const point = tablePoint(event);
+    if (point) { S.active = pointField.name; pick(pointField, point); }
+    return;
+  }
   // A counter picks a unit while a unit field is active; any other click on a hex goes to the
   // active hex field, or else to the first hex field still open (the path after the mover).
   const hexField = active && ["hex", "path"].includes(active.type) ? active
     : fields.find((f) => f.type === "hex" && S.draft.values[f.name] === undefined) || fields.find((f) => f.type === "path");
   let field = null, value = null;
-  if (counter && active && ["unit", "units"].includes(active.type)) { field = active; value = counter.id.slice(5); }
+  if (counter && active && ["unit", "units"].includes(active.type)) {
+    field = active; value = counter.dataset.unit || counter.id.slice(5);
+  }
   else if (cell && hexField) { field = hexField; value = cell.dataset.hex; }
   if (field === null) return;
   const choices = S.picks[field.name];
   if (choices && !choices.includes(value)) { say(value + " cannot be picked for " + field.label + " now"); return; }
   S.active = field.name;
   pick(field, value);
+}
+
+// A table picture's grid lines carry the table units they stand at (pbem/render/table.py): two of each
+// way give the scale, so a click becomes a point in whole table units. Reading a picture, not a rule.
+function tablePoint(event) {
+  const svg = $("map").querySelector("svg");
+  const xs = [...svg.querySelectorAll("line.grid[data-x]")], ys = [...svg.querySelectorAll("line.grid[data-y]")];
+  if (xs.length < 2 || ys.length < 2) return null;
+  const at = svg.createSVGPoint();
+  at.x = event.clientX; at.y = event.clientY;
+  const p = at.matrixTransform(svg.getScreenCTM().inverse());
+  const axis = (lines, coord, value) => {
+    const [a, b] = [lines[0], lines[lines.length - 1]];
+    const [va, vb] = [Number(a.dataset[coord]), Number(b.dataset[coord])];
+    const [pa, pb] = [Number(a.getAttribute(coord + "1")), Number(b.getAttribute(coord + "1"))];
+    return Math.round(va + (value - pa) * (vb - va) / (pb - pa));
+  };
+  return [axis(xs, "x", p.x), axis(ys, "y", p.y)];
 }
 
 function labelHexes(svg) {
