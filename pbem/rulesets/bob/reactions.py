@@ -217,6 +217,8 @@ def _heavy_reaction(ctx: Context, state: State, dice: Dice, decisions: Decisions
         return False
     if not wants_to_fire(ctx, state, decisions, uid, step, "V4"):
         return False
+    if unit.get("moved"):
+        unit["moved"] = False  # V3: the Move marker comes off when the vehicle is chosen for an action
     before = unit["facing"]
     facing = turn_to(ctx, unit["hex"], before, step.hex)
     turned = facing != before
