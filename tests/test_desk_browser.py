@@ -17,6 +17,8 @@ from typing import Any, Iterator
 import pytest
 
 from pbem.core.api import load_game, submit
+
+ROOT = Path(__file__).resolve().parent.parent
 from pbem.desk.server import DeskServer
 from pbem.desk.session import OrdersDesk
 from tests.test_desk_picks import get, matches
@@ -315,6 +317,29 @@ def test_a_wtj1916_move_to_a_point_clicked_on_the_table(browser: Any, tmp_path: 
         assert f"wrote {out}" in said, said
         assert out.read_bytes() == desk.document([{"move": bot["move"], "to": picked}])
         assert submit(game.game_dir, out).errors == []
+    finally:
+        page.close()
+
+
+def test_a_hostile_view_puts_no_markup_on_the_page(browser: Any, tmp_path: Path) -> None:
+    """A view handed to the desk with markup for a unit id (the desk without --game checks no signature):
+    the id stands on the page as text, in the map's counter and the report, and no element of it runs."""
+    from pbem.core.api import yamlio
+
+    doc = yamlio.load_file(ROOT / "samples" / "fbsm" / "game" / "turns" / "0005" / "us.yaml").data
+    units = doc["state"]["units"]
+    evil = 'X"><img src=x onerror="document.title=1"><script>document.title=2</script>'
+    units[evil] = units.pop(sorted(units)[0])
+    hostile = tmp_path / "us.yaml"
+    hostile.write_text(yamlio.dump(doc), encoding="utf-8")
+    page = Desk(browser, OrdersDesk(hostile, out=tmp_path / "o.yaml"))
+    try:
+        found = browser.execute_script(
+            "return [document.querySelectorAll('#map img, #map script, #map foreignObject, #map iframe').length, "
+            "!!document.getElementById('unit-' + arguments[0]), document.title, "
+            "document.querySelectorAll('script').length]", evil)
+        markup, counter, title, scripts = found
+        assert markup == 0 and counter and scripts == 1 and title not in ("1", "2"), found
     finally:
         page.close()
 
