@@ -209,12 +209,13 @@ class Context:
         return h.id if h.has_id and self.map.on_map(h) else None
 
 
-def _flood(hexmap: HexMap, start: list[Hex], barrier: set[Hex]) -> set[Hex]:
+def _flood(hexes: HexIndex, start: tuple[str, ...], barrier: set[str]) -> set[str]:
     seen = set(start)
     todo = list(start)
+    neighbours_of = hexes.neighbours_of
     while todo:
         here = todo.pop()
-        for n in hexmap.neighbours(here):
+        for n in neighbours_of[here]:
             if n not in seen and n not in barrier:
                 seen.add(n)
                 todo.append(n)
@@ -228,18 +229,18 @@ def prepare(setup: Mapping[str, Any]) -> Context:
     hexes = HexIndex.of(hexmap)
     groups = TerrainGroups({"impassable": tables["impassable"], "blocking": tables["blocking_terrain"]})
     sets = hexes.sets
-    road = set(hexmap.sets["paris-metz-road"])
-    riverbank = list(hexmap.sets["riverbank"])
+    road = set(sets["paris-metz-road"])
+    riverbank = set(sets["riverbank"])
     impassable = groups.names("impassable")
-    water = {h for h in hexmap.hexes() if hexmap.terrain(h) in impassable}
+    water = {h for h, terrain in hexes.terrain_of.items() if terrain in impassable}
     # 3.3: north of the Paris-Metz road = the side of the road the Marne riverbank is on.
-    north = _flood(hexmap, riverbank, road | water)
-    varennes = {Hex.parse(x) for x in sets["varennes"]}
-    forward = {h.id for h in north if h not in varennes and h not in set(riverbank) and h not in water}
+    north = _flood(hexes, sets["riverbank"], road | water)
+    varennes = set(sets["varennes"])
+    forward = {h for h in north if h not in varennes and h not in riverbank and h not in water}
     forward |= set(sets["hill-231"])
-    rear = {h.id for h in hexmap.hexes() if hexmap.terrain(h) == "wooded-hills"}
+    rear = {h for h, terrain in hexes.terrain_of.items() if terrain == "wooded-hills"}
     rear |= set(sets["paroy"]) | set(sets["crezancy"]) | set(sets["moulin-ruine"])
-    road_hexes = frozenset(h.id for h in road)
+    road_hexes = frozenset(road)
     # 3.3 and 3.4, less the Paris-Metz road and riverbank hexes (3.3, 9.8) and the Marne
     banned = road_hexes | frozenset(sets["riverbank"])
     passable = {h for h, terrain in hexes.terrain_of.items() if terrain not in impassable}

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Container, Iterable, Mapping
 
 from pbem.core.errors import PbemError, Problem
-from pbem.geometry.hexgrid import Hex, HexGrid, Line, SplitRule
+from pbem.geometry.hexgrid import CUBE_DIRECTIONS, Hex, HexGrid, Line, SplitRule
 from pbem.geometry.hexmap import HexMap, MapError
 
 from .tables import packaged_yaml
@@ -84,12 +84,28 @@ class HexIndex:
     def of(cls, hexmap: HexMap) -> "HexIndex":
         hexes = hexmap.hexes()
         grid = hexmap.grid
+        terrain_of: dict[str, str] = {}
+        features_of: dict[str, tuple[str, ...]] = {}
+        cube_of: dict[str, tuple[int, int, int]] = {}
+        default = hexmap.default_terrain
+        for h in hexes:
+            terrain_of[h.id] = hexmap.hex_terrain.get(h, default)
+            features_of[h.id] = hexmap.hex_features.get(h, ())
+            cube_of[h.id] = grid.to_cube(h).coords()
+        # Offset and cube coordinates are one-to-one, so a neighbour is on the map exactly when its
+        # cube coordinates are a map hex's: `HexMap.neighbours` without building a Hex per step.
+        by_cube = {cube: hex_id for hex_id, cube in cube_of.items()}
+        steps = [d.coords() for d in CUBE_DIRECTIONS]
+        neighbours_of: dict[str, tuple[str, ...]] = {}
+        for hex_id, (q, r, s) in cube_of.items():
+            around = (by_cube.get((q + dq, r + dr, s + ds)) for dq, dr, ds in steps)
+            neighbours_of[hex_id] = tuple(n for n in around if n is not None)
         return cls(
             map=hexmap,
-            terrain_of={h.id: hexmap.terrain(h) for h in hexes},
-            features_of={h.id: hexmap.features(h) for h in hexes},
-            neighbours_of={h.id: tuple(n.id for n in hexmap.neighbours(h)) for h in hexes},
-            cube_of={h.id: grid.to_cube(h).coords() for h in hexes},
+            terrain_of=terrain_of,
+            features_of=features_of,
+            neighbours_of=neighbours_of,
+            cube_of=cube_of,
             sides_of={side_key(side.first.id, side.second.id): tuple(features)
                       for side, features in hexmap.side_features.items()},
             sets={name: tuple(h.id for h in members) for name, members in hexmap.sets.items()},
