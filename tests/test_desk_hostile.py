@@ -120,3 +120,21 @@ def test_the_browser_is_opened_without_the_token_on_its_command_line(tmp_path: P
     page = Path(address.removeprefix("file://"))
     assert stat.S_IMODE(os.stat(page).st_mode) == 0o600
     assert f'url={url}"' in page.read_text(encoding="utf-8")
+
+
+def test_save_replaces_a_link_planted_where_the_orders_go(game: DeskGame, tmp_path: Path) -> None:
+    """Another user of a shared folder plants links named as the orders file and its signature: Save puts
+    the orders in their place and leaves the files they point to as they were."""
+    victim, victim_sig = tmp_path / "victim", tmp_path / "victim-sig"
+    victim.write_text("keep me\n")
+    victim_sig.write_text("keep me too\n")
+    out = tmp_path / "german-orders.yaml"
+    out.symlink_to(victim)
+    out.with_name(out.name + ".sig").symlink_to(victim_sig)
+    desk = OrdersDesk(game.view_path("german"), key=game.key("german"), out=out)
+    assert desk.save({"orders": []})["saved"]
+    assert victim.read_text() == "keep me\n" and victim_sig.read_text() == "keep me too\n"
+    assert not out.is_symlink() and out.read_bytes() == desk.document([])
+    assert "SSH SIGNATURE" in out.with_name(out.name + ".sig").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["german-orders.yaml", "german-orders.yaml.sig", "victim",
+                                                          "victim-sig"]

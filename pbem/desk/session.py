@@ -10,6 +10,8 @@ Nothing here reads anything but the file opened, the game.yaml given and the key
 from __future__ import annotations
 
 import dataclasses
+import os
+import secrets
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -87,6 +89,20 @@ def _standing(body: dict[str, Any]) -> dict[str, str]:
     return dict(standing)
 
 
+def _replace(path: Path, data: bytes) -> None:
+    """Write `path` whole, through a new file beside it renamed over it: a link planted at `path` (by
+    another user of a shared folder) is replaced, never followed, and no reader sees half a file."""
+    fresh = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    descriptor = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+        os.replace(fresh, path)
+    except BaseException:
+        fresh.unlink(missing_ok=True)
+        raise
+
+
 class _SignedFile:
     """The one file a desk writes (orders or a reply): written, signed with a key, armored."""
 
@@ -97,13 +113,13 @@ class _SignedFile:
     signature: str | None = None
 
     def _write(self, data: bytes) -> dict[str, Any]:
-        self.out.write_bytes(data)
+        _replace(self.out, data)
         self.saved, self.signature = data, None
         answer: dict[str, Any] = {"saved": True, "path": str(self.out)}
         if self.key is not None:
             self.signature = signing.sign(data, self.key, self.namespace)
             sig = self.out.with_name(self.out.name + ".sig")
-            sig.write_text(self.signature, encoding="utf-8")
+            _replace(sig, self.signature.encode("utf-8"))
             answer["signature"] = str(sig)
         else:
             answer["sign_command"] = f"ssh-keygen -Y sign -f KEY -n {self.namespace} {self.out}"
