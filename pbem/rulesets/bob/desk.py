@@ -61,7 +61,7 @@ KINDS = {"setup": [PLACE, FOXHOLE], "preturn": [MOVE, FIRE, OPFIRE, USED],
 def spec(ctx: Context, view: Mapping[str, Any]) -> dict[str, Any]:
     """The order kinds `view`'s side may give in the phase awaited (none when it gives no orders)."""
     phase = str(view["phase"])
-    if phase not in KINDS or view.get("result") or (phase != "setup" and view["active"] != view["side"]):
+    if phase not in KINDS or view.get("result"):  # the desk asks only a side the phase awaits
         return {"kinds": [], "next_phase": None}
     return {"kinds": KINDS[phase] + [CONCEDE], "next_phase": None}
 
