@@ -54,7 +54,7 @@ def remove(context: Context, state: State, bid: str, events: list[Event], sectio
 
 
 def resolve_markers(context: Context, state: State, bid: str, to_hit: int, dice: Dice, events: list[Event],
-                    section: str) -> hits.Outcome | None:
+                    section: str) -> hits.HitOutcome | None:
     """R1: all of one base's markers at one to-hit number; None when it has none."""
     entry = state["bases"][bid]
     if not entry["markers"]:

@@ -23,7 +23,7 @@ SEVERITY = {"miss": 0, "pin": 1, "suppress": 2, "kill": 3}
 
 
 @dataclass(frozen=True)
-class Outcome:
+class HitOutcome:
     """One base's resolution: the to-hit dice, the rethrows of those that hit, the results,
     and the base's status and Kill markers after (`removed` at the second Kill)."""
 
@@ -67,14 +67,14 @@ def apply(tables: Tables, status: str, kills: int, results: Sequence[str]) -> tu
 
 
 def resolve(tables: Tables, dice: Dice, status: str, kills: int, markers: int, to_hit: int,
-            label: str) -> Outcome:
+            label: str) -> HitOutcome:
     """R1: every marker of one base at one to-hit number; the markers are then gone."""
     rolls, rethrows, results = roll_markers(tables, dice, markers, to_hit, label)
     after, new_kills, removed = apply(tables, status, kills, results)
-    return Outcome(to_hit, tuple(rolls), tuple(rethrows), tuple(results), after, new_kills, removed)
+    return HitOutcome(to_hit, tuple(rolls), tuple(rethrows), tuple(results), after, new_kills, removed)
 
 
-def may_act(action: str, outcome: Outcome) -> bool:
+def may_act(action: str, outcome: HitOutcome) -> bool:
     """R1 examples: a base that declared a move loses it (and any fire on the move) to any
     hit; a base that declared fire still fires when only pinned; any other action goes on
     unless the base is removed."""
@@ -92,7 +92,7 @@ class Recovery:
     """R2, R3: the resolution before recovering, whether the recovery went through, and
     the base's status and fire markers after."""
 
-    outcome: Outcome
+    outcome: HitOutcome
     recovered: bool
     status: str
     markers: int
