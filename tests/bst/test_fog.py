@@ -1,0 +1,83 @@
+"""Fog of war as the curious opponent tries it (docs/bst.md, "Fog of war").
+
+Each test changes one fact the other side may not know, resolves the same adjudication with
+the same dice, and compares the whole bytes of the side's view (state, events, roll records
+with their labels and count), never a field blanked first.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.core import yamlio
+from pbem.core.chance import Dice
+from pbem.core.ruleset import STANDING_KEY, Decisions, Resolution, Submission, start
+from pbem.rulesets.bst import Bst
+from pbem.testing import view_bytes
+
+from .test_game import ROOT
+
+BST = Bst()
+SIDES = ["allies", "axis"]
+MOVE = [{"unit": "g1", "act": "move", "toward": [600, 600], "distance": 150}]
+
+
+def passing_by() -> tuple[Any, dict[str, Any]]:
+    """The case board with allied f3 (unit g1) about to move 15 cm north toward axis b1 (unit
+    t1), which faces it: the closest the move comes is 170 mm edge to edge, at short range in
+    the open (O1)."""
+    board = dict(yamlio.load_file(ROOT / "tests" / "bst" / "board" / "scenario.yaml").data)
+    rules, state = start(BST, board)
+    state["bases"] = {bid: entry for bid, entry in state["bases"].items() if bid in ("f3", "a1", "b1")}
+    state["bases"]["f3"]["at"], state["bases"]["b1"]["at"] = [600, 350], [600, 700]
+    state["bases"]["b1"]["facing"] = 180
+    state.update(card="AD", awaiting="allies")
+    state["deck"]["left"].remove("AD")
+    return rules, state
+
+
+def resolved(rules: Any, state: dict[str, Any], trigger: Any, answers: dict[int, Any] | None = None,
+             orders: list[dict[str, Any]] | None = None) -> Resolution:
+    state = copy.deepcopy(state)
+    state[STANDING_KEY] = {"axis": {"opfire": {"t1": trigger}}}
+    out: Resolution = rules.resolve(state, {"allies": Submission("allies", orders or MOVE), "axis": None},
+                                    Dice(b"\x05" * 32), Decisions(answers))
+    return out
+
+
+def mover_sees(rules: Any, state: dict[str, Any], trigger: Any, answers: dict[int, Any] | None = None,
+               dice: Dice | None = None) -> bytes:
+    state = copy.deepcopy(state)
+    state[STANDING_KEY] = {"axis": {"opfire": {"t1": trigger}}}
+    dice = dice or Dice(b"\x05" * 32)
+    out = rules.resolve(state, {"allies": Submission("allies", MOVE), "axis": None}, dice, Decisions(answers))
+    return view_bytes(BST, out.state, "allies", SIDES, out.events, [r.record() for r in dice.rolls])
+
+
+def test_a_trigger_that_does_not_fire_looks_like_hold_to_the_mover() -> None:
+    """O1: the mover's view (events, rolls and their labels, state) is the same byte for byte
+    whether the enemy it passes holds, waits for a range it never reaches, or was asked and
+    answered hold; a trigger is known only once it fires."""
+    rules, state = passing_by()
+    assert rules.validate(rules.view(state, "allies"), "allies", MOVE) == []
+    fired = resolved(rules, state, {"within": 200})
+    assert any(e["type"] == "opportunity" for e in fired.events)  # the geometry matters: 170 mm is in reach
+    quiet = [mover_sees(rules, state, "hold"), mover_sees(rules, state, {"within": 160}),
+             mover_sees(rules, state, "ask", {0: "hold"})]
+    assert quiet[0] == quiet[1] == quiet[2]
+    assert mover_sees(rules, state, {"within": 200}) != quiet[0]
+
+
+def test_the_close_combat_answer_hides_nothing_until_contact() -> None:
+    """C2: a reacting unit's close combat answer is not read before contact: the mover's view
+    is the same whatever it is when the move stops short of contact (opportunity fire off)."""
+    rules, state = passing_by()
+    views = []
+    for answer in ("hunker", "fire", "ask"):
+        changed = copy.deepcopy(state)
+        changed[STANDING_KEY] = {"axis": {"opfire": {"t1": "hold"}, "close_combat": {"t1": answer}}}
+        dice = Dice(b"\x05" * 32)
+        out = rules.resolve(changed, {"allies": Submission("allies", MOVE), "axis": None}, dice, Decisions())
+        views.append(view_bytes(BST, out.state, "allies", SIDES, out.events, [r.record() for r in dice.rolls]))
+    assert views[0] == views[1] == views[2]
