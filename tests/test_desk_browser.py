@@ -161,8 +161,13 @@ class Desk:
                     if value:
                         click("pick-" + field["name"])
                     continue
-                for item in (value if isinstance(value, list) else [value]):
-                    if field["type"] == "path" and map_paths and item != "off":
+                for item in (value if isinstance(value, list) and field["type"] != "point" else [value]):
+                    if field["type"] in ("point", "points"):  # a table point typed in, as exact as the bot's
+                        box = self.driver.find_element(By.ID, "input-" + field["name"])
+                        box.clear()
+                        box.send_keys(f"{item[0]} {item[1]}")
+                        click("set-" + field["name"])
+                    elif field["type"] == "path" and map_paths and item != "off":
                         self.click_hex_on_map(item)
                     else:
                         click(f"pick-{field['name']}-{item}")
@@ -285,6 +290,14 @@ def test_a_wtj1916_german_fire_phase_by_clicks(browser: Any, tmp_path: Path) -> 
     game = play_to(tmp_path, "wtj1916", "fire", "german")
     assert any("fire" in order for order in game.bot_orders("german"))
     page = _play_by_clicks(browser, game, "german", tmp_path)
+    page.close()
+
+
+def test_a_bst_activation_by_clicks_and_typed_points(browser: Any, tmp_path: Path) -> None:
+    """A bst activation: units, bases and targets from the picks, the moves' points typed in their boxes (the
+    keyboard's way to a point, exact as the bot's): the bot's file byte for byte, accepted by the referee."""
+    game = play_to(tmp_path, "bst", "activation", "allies")
+    page = _play_by_clicks(browser, game, "allies", tmp_path)
     page.close()
 
 

@@ -328,7 +328,10 @@ function markMap() {
     const value = S.draft.values[f.name];
     for (const item of (Array.isArray(value) ? value : value === undefined ? [] : [value])) {
       if (f.type === "hex") { const c = svg.querySelector(`.hex[data-hex="${CSS.escape(item)}"]`); if (c) c.classList.add("chosen"); }
-      if (f.type === "unit" || f.type === "units") { const u = svg.querySelector(`[id="unit-${CSS.escape(item)}"]`); if (u) u.classList.add("chosen"); }
+      if (f.type === "unit" || f.type === "units") {
+        const u = svg.querySelector(`[id="unit-${CSS.escape(item)}"], [id="base-${CSS.escape(item)}"]`);
+        if (u) u.classList.add("chosen");
+      }
     }
   }
   if (!S.active) return;
@@ -336,7 +339,7 @@ function markMap() {
   const choices = (field && S.picks[field.name]) || [];
   for (const choice of choices) {
     if (typeof choice !== "string") continue;
-    const unit = svg.querySelector(`[id="unit-${CSS.escape(choice)}"]`);
+    const unit = svg.querySelector(`[id="unit-${CSS.escape(choice)}"], [id="base-${CSS.escape(choice)}"]`);
     if (unit) unit.classList.add("cand");
     svg.querySelectorAll(`[id^="base-"][data-unit="${CSS.escape(choice)}"]`).forEach((b) => b.classList.add("cand"));
     const cell = svg.querySelector(`.hex[data-hex="${CSS.escape(choice)}"]`);
@@ -392,7 +395,9 @@ function mapClick(event) {
     : fields.find((f) => f.type === "hex" && S.draft.values[f.name] === undefined) || fields.find((f) => f.type === "path");
   let field = null, value = null;
   if (counter && active && ["unit", "units"].includes(active.type)) {
-    field = active; value = counter.dataset.unit || counter.id.slice(5);
+    // a table's base picks itself where bases are asked for (bst's `bases`), else the unit it belongs to
+    const own = counter.id.slice(5), choices = S.picks[active.name] || [];
+    field = active; value = counter.dataset.unit && !choices.includes(own) ? counter.dataset.unit : own;
   }
   else if (cell && hexField) { field = hexField; value = cell.dataset.hex; }
   if (field === null) return;
