@@ -79,3 +79,55 @@ def test_hidden_german_units_trading_places_change_nothing_on_the_page(index: in
     assert before == after
     shown = before.decode("utf-8")
     assert f'"{first}"' not in shown and f'"{second}"' not in shown and f"unit-{first}\"" not in shown
+
+
+def bob_situations(limit: int = 2) -> list[dict[str, Any]]:
+    """bob states where the Americans owe an impulse while two German units stand under conceal markers."""
+    from pbem.rulesets.bob import Bob
+    from pbem.selfplay import play_states
+
+    scenario = yamlio.load_file(ROOT / "samples" / "bob" / "scenario.yaml").data
+    found = []
+    for state in play_states(Bob(), scenario, b"desk-fog"):
+        rules = rules_for(Bob(), state)
+        hidden = [u for u, e in state["units"].items() if e["marker"] and e["status"] == "active" and u.startswith("G")]
+        if rules.result(state) is None and rules.awaiting(state) == ["american"] and \
+                state["phase"] == "operations" and len(hidden) >= 2:
+            found.append(copy.deepcopy(state))
+            if len(found) == limit:
+                break
+    return found
+
+
+@pytest.mark.parametrize("index", range(2))
+def test_bob_units_under_conceal_markers_trading_places_change_nothing_on_the_page(index: int, tmp_path: Path) -> None:
+    """Which German unit (squad, weapon team or decoy) stands under which conceal marker is the Germans' secret:
+    two of them trading places, markers and all, change no byte the American desk sends."""
+    from pbem.rulesets.bob import Bob
+
+    state = bob_situations()[index]
+    first, second = sorted(u for u, e in state["units"].items() if e["marker"] and e["status"] == "active"
+                           and u.startswith("G"))[:2]
+    changed = copy.deepcopy(state)
+    changed["units"][first], changed["units"][second] = (copy.deepcopy(state["units"][second]),
+                                                         copy.deepcopy(state["units"][first]))
+    assert changed != state
+    sides = ["american", "german"]
+    assert view_bytes(Bob(), state, "american", sides) == view_bytes(Bob(), changed, "american", sides)
+
+    def output(situation: dict[str, Any]) -> bytes:
+        path = tmp_path / "american.yaml"
+        path.write_bytes(view_bytes(Bob(), situation, "american", sides))
+        desk = OrdersDesk(path, out=tmp_path / "o.yaml")
+        answers: list[Any] = [desk.describe()]
+        for kind in answers[0]["kinds"]:
+            answer = desk.draft({"kind": kind["kind"], "order": {}, "orders": []})
+            answers.append(answer)
+            for pick in (answer["candidates"].get(kind["fields"][0]["name"]) or [])[:3]:
+                answers.append(desk.draft({"kind": kind["kind"], "order": {kind["fields"][0]["name"]: pick},
+                                           "orders": []}))
+        return json.dumps(answers, sort_keys=True).encode("utf-8")
+
+    before = output(state)
+    assert before == output(changed)
+    assert f'"{first}"' not in before.decode("utf-8") and f'"{second}"' not in before.decode("utf-8")
