@@ -84,6 +84,9 @@ def test_an_order_nested_deeper_than_any_games_is_refused_by_name(server: DeskSe
         deep = [deep]
     status, _, body = ask(server, "POST", f"/{server.token}/api/check", {"orders": [{"move": deep, "path": []}]})
     assert status == 200 and "nests at most" in json.loads(body)["error"]
+    status, _, body = ask(server, "POST", f"/{server.token}/api/draft", {"kind": "move", "order": {"move": deep},
+                                                                      "orders": []})
+    assert status == 200 and "nests at most" in json.loads(body)["error"]
 
 
 @pytest.mark.parametrize("draft", [{"kind": "move", "order": {"move": 5}, "orders": []},

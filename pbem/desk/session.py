@@ -211,6 +211,8 @@ class OrdersDesk(_SignedFile):
         kind, order, target = body.get("kind"), body.get("order"), body.get("target", "main")
         if not isinstance(kind, str) or not isinstance(order, dict) or target not in ("main", "next"):
             raise UsageError("a draft names its kind, its fields so far and where it goes (main or next)")
+        if _depth(order) > MAX_DEPTH:
+            raise UsageError(f"an order nests at most {MAX_DEPTH} levels deep")
         if target == "next" and later is None:
             later = []
         draft = {"kind": kind, "order": order, "orders": orders, "next": later, "target": target}
