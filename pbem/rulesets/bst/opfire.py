@@ -15,7 +15,8 @@ at its own first point (reading of O1 "any point of the move" and O4: a unit tha
 see the mover earlier fires where it first can). A unit that fires is activated; all its
 bases resolve their markers at 5+ first (O1); the bases still able fire, without pivoting,
 at the moving bases where they stand at that point. The movers hit then (O2): in cover (any
-part of the base) they finish the move and keep the markers; in the open at short range, or
+part of the base, and of every base moving with it: when one is in the open all are, O1)
+they finish the move and keep the markers; in the open at short range, or
 at long range more than 5 cm from cover, they resolve at once at 4+, and a pin, suppress or
 kill stops the base there (the others go on: O3).
 """
@@ -165,21 +166,29 @@ def fire_at(context: Context, state: State, unit: str, mover: Mover, point: int,
     events.append({"type": "fired", "section": section, "unit": unit, "firers": counts, "target": first.unit,
                    "first": first.id, "chain": list(spread.chain), "dealt": dict(spread.dealt),
                    "markers": dict(spread.markers), "covered": list(spread.covered), "immediate": []})
+    in_open = any_in_open(context, able, mover, point)  # before any of them stops
     for bid in mover.moving(point):
         if section == "O1" and bid in state["bases"] and spread.markers.get(bid):
-            moving_hit(context, state, able, mover, bid, point, dice, events)
+            moving_hit(context, state, able, mover, bid, point, in_open, dice, events)
+
+
+def any_in_open(context: Context, firers: Sequence[Stand], mover: Mover, point: int) -> bool:
+    """O1: whether some base still moving `point` along has no part in cover from any of the
+    firers; bases moving together are then all in the open."""
+    return any(not any(partly_in_cover(context.table, f.centre, mover.at(bid, point).base) for f in firers)
+               for bid in mover.moving(point))
 
 
 def moving_hit(context: Context, state: State, firers: Sequence[Stand], mover: Mover, bid: str, point: int,
-               dice: Dice, events: list[Event]) -> None:
-    """O2: a mover marked `point` along its move: in cover it goes on; in the open at short
-    range, or at long range more than 5 cm from cover, it resolves at once at 4+, and a hit
-    stops it there."""
+               in_open: bool, dice: Dice, events: list[Event]) -> None:
+    """O2: a mover marked `point` along its move: in cover (and every base moving with it too,
+    O1) it goes on; in the open at short range, or at long range more than 5 cm from cover, it
+    resolves at once at 4+, and a hit stops it there."""
     from .activation import resolve_markers
 
     short = context.tables.number("short_range")
     target = mover.at(bid, point)
-    if any(partly_in_cover(context.table, f.centre, target.base) for f in firers):
+    if not in_open:
         return
     at_short = any(plane.distance2(f.shape, target.shape) <= short * short for f in firers)
     if not at_short and near_cover(context.table, target.base, context.tables.number("opfire_cover_reach")):

@@ -16,7 +16,7 @@ from pbem.geometry import plane
 
 from . import fire
 from .context import Context
-from .opfire import Mover, moving_hit
+from .opfire import Mover, any_in_open, moving_hit
 from .sight import sees
 
 
@@ -49,5 +49,6 @@ def sweep(context: Context, state: State, mover: Mover, length: int, dice: Dice,
             state["bases"][hmg_id].update(sustained=False, unloaded=True)
         events.append({"type": "swept", "section": "W4", "hmg": hmg_id, "base": bid, "at": distance, "markers": 2,
                        "roll": roll, "unloaded": unloaded})
-        moving_hit(context, state, [context.stand(hmg_id, state["bases"][hmg_id])], mover, bid, distance, dice,
-                   events)
+        sweeper = [context.stand(hmg_id, state["bases"][hmg_id])]
+        moving_hit(context, state, sweeper, mover, bid, distance, any_in_open(context, sweeper, mover, distance),
+                   dice, events)
