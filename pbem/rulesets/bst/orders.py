@@ -281,7 +281,7 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
                 problems.append(Problem(f"{bid} is not a base of {unit} on the table", order=index, path=("bases",),
                                         section="D2", legal=", ".join(own) or "none"))
             elif bid in taken:
-                problems.append(Problem(f"{bid} already has an action in order {taken[bid]}", order=index,
+                problems.append(Problem(f"{bid} already has an action in order {taken[bid] + 1}", order=index,
                                         path=("bases",), section="A1", legal="one action per base"))
             else:
                 taken[bid] = index
