@@ -45,7 +45,7 @@ def waiting(table: Table) -> tuple[str, dict[str, Any]]:
 
 
 def active_unit(state: dict[str, Any]) -> str:
-    return next(uid for uid, unit in state["setup"]["units"].items() if state["card"] in (unit["card"], unit.get("card2")))
+    return str(next(uid for uid, unit in state["setup"]["units"].items() if state["card"] in (unit["card"], unit.get("card2"))))
 
 
 def refused_at_line(table: Table, side: str, data: bytes, *needles: str) -> str:
