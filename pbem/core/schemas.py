@@ -154,25 +154,52 @@ def _member(schema: Any, originals: dict[str, str]) -> Any:
 
 
 class _Compiled:
-    __slots__ = ("schema", "validator", "originals")
+    __slots__ = ("schema", "validator", "originals", "text")
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.schema = schema
         self.originals: dict[str, str] = {}
         self.validator = Draft202012Validator(_translate(schema, self.originals))
+        self.text: str | None = None  # the schema's repr, when `_compiled` keeps it by that
+
+    @classmethod
+    def again(cls, compiled: "_Compiled", schema: Mapping[str, Any]) -> "_Compiled":
+        """The same validator, held for another schema object of the same content."""
+        if compiled.schema is schema:
+            return compiled
+        twin = cls.__new__(cls)
+        twin.schema, twin.validator, twin.originals = schema, compiled.validator, compiled.originals
+        twin.text = compiled.text
+        return twin
 
 
 _CACHE: dict[int, _Compiled] = {}
+# Schemas built afresh for each check (an orders envelope with the ruleset's parts) are equal in
+# content but not the same object: kept by their repr too. repr tells apart what == does not
+# (1, 1.0 and True; a list and a tuple), so one key is one exact schema.
+_BY_TEXT: dict[str, _Compiled] = {}
 
 
 def _compiled(schema: Mapping[str, Any]) -> _Compiled:
     found = _CACHE.get(id(schema))
     if found is not None and found.schema is schema:
         return found
+    try:
+        text: str | None = repr(schema)
+    except RecursionError:  # too deep to name: compiled afresh (and refused there, if it must be)
+        text = None
+    found = _BY_TEXT.get(text) if text is not None else None
+    if found is None:
+        found = _Compiled(schema)
+        found.text = text
+        if text is not None:
+            if len(_BY_TEXT) >= 64:
+                _BY_TEXT.clear()
+            _BY_TEXT[text] = found
     if len(_CACHE) >= 64:
         _CACHE.clear()
-    found = _CACHE[id(schema)] = _Compiled(schema)
-    return found
+    _CACHE[id(schema)] = _Compiled.again(found, schema)
+    return _CACHE[id(schema)]
 
 
 # --------------------------------------------------------------------------------------
@@ -515,6 +542,9 @@ def problems(doc: Document, schema: Mapping[str, Any], *, limit: int = MAX_PROBL
     says that the rest of the document was not checked.
     """
     compiled = _compiled(schema)
+    passed = _passed_key(compiled, doc.data)
+    if passed is not None and passed in _PASSED:
+        return []
     found: list[Problem] = []
     seen: set[tuple[Any, ...]] = set()
     done: set[Any] = set()
@@ -537,7 +567,26 @@ def problems(doc: Document, schema: Mapping[str, Any], *, limit: int = MAX_PROBL
     found.sort(key=lambda p: (p.line or 0, p.column or 0))
     if stopped:
         found.append(stopped_problem(limit, doc.file))
+    if not found and passed is not None:
+        if len(_PASSED) >= 256:
+            _PASSED.clear()
+        _PASSED.add(passed)
     return found
+
+
+# (schema repr, data repr) of documents found valid in this process. The audit checks each orders
+# file twice (its own check, then the adjudication it replays): the second check is a look-up.
+# A repr names plain data exactly, so an equal key is an equal schema and an equal document.
+_PASSED: set[tuple[str, str]] = set()
+
+
+def _passed_key(compiled: _Compiled, data: Any) -> tuple[str, str] | None:
+    if compiled.text is None:
+        return None
+    try:
+        return (compiled.text, repr(data))
+    except RecursionError:
+        return None
 
 
 def stopped_problem(limit: int, file: str | None) -> Problem:

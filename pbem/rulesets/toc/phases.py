@@ -9,13 +9,13 @@ A concession (5.4) ends the game at once (`kit.phases.conceding`, `concession_ev
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable, Mapping
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, Resolution, State, Submission
 from pbem.rulesets.kit.phases import conceding, concession_events, handler_for
+from pbem.rulesets.kit.plain import copy_plain
 
 from . import combat, movement, sequence, stacking, victory
 from .board import Board
@@ -105,7 +105,7 @@ def validate(ctx: Context, view: State, side: str, orders: list[Any]) -> list[Pr
 def resolve(ctx: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
             decisions: Decisions) -> Resolution:
     """Resolve the current phase: its orders (or those a movement phase carried for it), then 6.2 and 5.4."""
-    state = normalize(ctx, copy.deepcopy(dict(state)))
+    state = normalize(ctx, copy_plain(dict(state)))
     events: list[dict[str, Any]] = []
     phase = state["phase"]
     side = sequence.owner(phase)

@@ -25,7 +25,7 @@ def in_zoc(ctx: Context, hex_id: str, occupied_by: set[str]) -> bool:
     """Whether a side occupying `occupied_by` exerts a ZOC into `hex_id`."""
     if ctx.built_up(hex_id):
         return False
-    return any(n in occupied_by for n in ctx.hexes.neighbours(hex_id))
+    return not occupied_by.isdisjoint(ctx.hexes.neighbours(hex_id))
 
 
 def zoc_hexes(ctx: Context, occupied_by: Iterable[str]) -> set[str]:
