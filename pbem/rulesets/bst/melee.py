@@ -25,6 +25,7 @@ from typing import Sequence
 from pbem.core.chance import Dice
 from pbem.core.ruleset import Decisions, Event, State, standing_answer
 from pbem.geometry import plane
+from pbem.rulesets.kit import positions
 
 from . import closecombat, hits
 from .context import Context
@@ -148,6 +149,7 @@ def retreat(context: Context, state: State, side: str, group: Sequence[str], eve
     """C7: the activating side's able bases move straight away from the closest enemy base."""
     reach = context.tables.number("contact")
     limit = context.tables.number("retire_distance")
+    board = positions.Table(context.table.width, context.table.depth, context.table.unit, "C7")
     moved: dict[str, list[int]] = {}
     for bid in group:
         entry = state["bases"][bid]
@@ -163,8 +165,11 @@ def retreat(context: Context, state: State, side: str, group: Sequence[str], eve
         far = (me.centre[0] + step[0], me.centre[1] + step[1])
         point = me.centre
         for distance in range(1, limit + 1):
-            point = plane.point_along(me.centre, far, distance)
-            there = Stand(me.id, me.side, me.unit, me.weapon, me.base.placed(point), me.kills)
+            ahead = plane.point_along(me.centre, far, distance)
+            there = Stand(me.id, me.side, me.unit, me.weapon, me.base.placed(ahead), me.kills)
+            if not board.holds(there.shape):
+                break  # our reading: a base retires no further than the table's edge
+            point = ahead
             if not any(in_contact(there, e, reach) for e in enemies):
                 break
         entry["at"] = list(point)

@@ -19,7 +19,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "14"
+    version = "15"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
