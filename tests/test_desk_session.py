@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -47,7 +47,10 @@ class DeskGame:
         return orders
 
 
-def play_to(root: Path, ruleset_id: str, phase: str, side: str, *, limit: int = 60) -> DeskGame:
+def play_to(root: Path, ruleset_id: str, phase: str, side: str, *, limit: int = 60,
+            wanted: Callable[[list[Any]], bool] | None = None) -> DeskGame:
+    """The game played by the bots until `side` owes the orders of `phase` (and, with `wanted`, until the
+    orders its bot would give there pass `wanted`: the keys are new each time, so the bots' dice are too)."""
     keys_dir = root / "keys"
     sides = SIDES[ruleset_id]
     keys = {}
@@ -62,7 +65,8 @@ def play_to(root: Path, ruleset_id: str, phase: str, side: str, *, limit: int = 
     referee = signing.load_signing_key(keys["referee"])
     for _ in range(limit):
         view = read_view(game.view_path(side))
-        if view.doc["next"].get("phase") == phase and side in view.doc["next"]["awaiting"]:
+        if view.doc["next"].get("phase") == phase and side in view.doc["next"]["awaiting"] and (
+                wanted is None or wanted(game.bot_orders(side))):
             return game
         for awaited in view.doc["next"]["awaiting"]:
             path = game.bot_file(awaited, root / f"{awaited}-orders.yaml")
