@@ -147,13 +147,14 @@ def test_fire_arcs_and_the_pivot() -> None:
 
 
 def test_markers_by_range_kill_and_move() -> None:
-    """F3 (assumed Table 2), F6: short and long columns, one less with a Kill marker, the long
-    column within 15 cm on the move; beyond range, none."""
+    """F3 (Table 2; rifles 3 short and 2 long as the C11 example has them), F6: short and long
+    columns, one less with a Kill marker, the long column within 15 cm on the move; beyond
+    range, none."""
     target = stand("t", (500, 500)).base
-    assert fire.markers_of(TABLES, stand("r", (500, 230)), target) == 2   # 240 mm apart: short
-    assert fire.markers_of(TABLES, stand("r", (500, 100)), target) == 1   # 370 mm: long
-    assert fire.markers_of(TABLES, stand("r", (500, 230), kills=1), target) == 1
-    assert fire.markers_of(TABLES, stand("r", (500, 360)), target, on_move=True) == 1  # 110 mm
+    assert fire.markers_of(TABLES, stand("r", (500, 230)), target) == 3   # 240 mm apart: short
+    assert fire.markers_of(TABLES, stand("r", (500, 100)), target) == 2   # 370 mm: long
+    assert fire.markers_of(TABLES, stand("r", (500, 230), kills=1), target) == 2
+    assert fire.markers_of(TABLES, stand("r", (500, 360)), target, on_move=True) == 2  # 110 mm
     assert fire.markers_of(TABLES, stand("r", (500, 300)), target, on_move=True) is None  # 170 mm
     assert fire.markers_of(TABLES, stand("r", (500, 1200 - 1200)), stand("t", (500, 1000)).base) is None  # 970 > 900
 

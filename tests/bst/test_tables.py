@@ -27,6 +27,6 @@ def test_every_assumed_value_is_on_the_page() -> None:
 
 
 def test_a_scenario_overrides_a_value_and_keeps_the_rest() -> None:
-    tables = Tables.load({"weapons": {"rifles": {"long": 2}}, "short_range": 250})
-    assert tables.weapon("rifles").long == 2 and tables.weapon("rifles").short == 2
+    tables = Tables.load({"weapons": {"rifles": {"long": 1}}, "short_range": 250})
+    assert tables.weapon("rifles").long == 1 and tables.weapon("rifles").short == 3
     assert tables.number("short_range") == 250 and tables.number("contact") == 30

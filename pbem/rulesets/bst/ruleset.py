@@ -19,7 +19,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "15"
+    version = "16"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
