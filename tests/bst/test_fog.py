@@ -10,8 +10,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from pbem.core import yamlio
-from pbem.core.chance import Dice
+from pbem.core.chance import Dice, canonical_json
 from pbem.core.ruleset import STANDING_KEY, Decisions, Resolution, Submission, start
 from pbem.rulesets.bst import Bst
 from pbem.testing import view_bytes
@@ -81,3 +83,23 @@ def test_the_close_combat_answer_hides_nothing_until_contact() -> None:
         out = rules.resolve(changed, {"allies": Submission("allies", MOVE), "axis": None}, dice, Decisions())
         views.append(view_bytes(BST, out.state, "allies", SIDES, out.events, [r.record() for r in dice.rolls]))
     assert views[0] == views[1] == views[2]
+
+
+def test_a_decision_request_shows_nothing_hidden() -> None:
+    """O1 `ask`: the request to the reacting side is the same byte for byte whatever the
+    mover's side queued for later cards (hidden from it)."""
+    from pbem.core.ruleset import DecisionNeeded
+
+    rules, state = passing_by()
+    state[STANDING_KEY] = {"axis": {"opfire": {"t1": "ask"}}}
+    requests = []
+    for queued in ([], [{"unit": "g2", "act": "hunker"}]):
+        assert rules.validate(rules.view(state, "allies"), "allies", MOVE + queued) == []
+        with pytest.raises(DecisionNeeded) as need:
+            rules.resolve(copy.deepcopy(state), {"allies": Submission("allies", MOVE + queued), "axis": None},
+                          Dice(b"\x05" * 32), Decisions())
+        request = need.value.request
+        requests.append(canonical_json({"side": request.side, "topic": request.topic,
+                                        "question": request.question, "options": request.options}))
+    assert requests[0] == requests[1]
+    assert b"g2" not in requests[0]

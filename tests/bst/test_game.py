@@ -190,33 +190,6 @@ def test_every_event_of_bot_games_matches_the_catalogue() -> None:
     assert {"drawn", "joker", "fired", "moved", "resolved", "queued"} <= kinds
 
 
-def test_a_decision_request_shows_nothing_hidden() -> None:
-    """O1 `ask`: the request to the reacting side is the same byte for byte whatever the
-    mover's side queued for later cards (hidden from it)."""
-    from pbem.core.ruleset import DecisionNeeded
-
-    board = dict(yamlio.load_file(ROOT / "tests" / "bst" / "board" / "scenario.yaml").data)
-    rules, state = start(BST, board)
-    state["bases"] = {bid: entry for bid, entry in state["bases"].items() if bid in ("f3", "a1", "b1")}
-    state["bases"]["f3"]["at"], state["bases"]["b1"]["at"] = [600, 350], [600, 700]
-    state["bases"]["b1"]["facing"] = 180
-    state.update(card="AD", awaiting="allies")
-    state["deck"]["left"].remove("AD")
-    state[STANDING_KEY] = {"axis": {"opfire": {"t1": "ask"}}}
-    move = [{"unit": "g1", "act": "move", "toward": [600, 600], "distance": 150}]
-    requests = []
-    for queued in ([], [{"unit": "g2", "act": "hunker"}]):
-        assert rules.validate(rules.view(state, "allies"), "allies", move + queued) == []
-        with pytest.raises(DecisionNeeded) as need:
-            rules.resolve(copy.deepcopy(state), {"allies": Submission("allies", move + queued), "axis": None},
-                          Dice(b"\x05" * 32), Decisions())
-        request = need.value.request
-        requests.append(canonical_json({"side": request.side, "topic": request.topic,
-                                        "question": request.question, "options": request.options}))
-    assert requests[0] == requests[1]
-    assert b"g2" not in requests[0]
-
-
 def test_games_with_ask_everywhere_replay_each_decision_from_the_same_state() -> None:
     """O1, C2 `ask`: resolution stops for each request and starts again from the same state
     with the answers so far; the bots answer, and the games end."""
