@@ -26,7 +26,7 @@ import json
 import re
 from typing import Any, Iterable, Mapping
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, _keywords, validators
 from jsonschema.exceptions import SchemaError as JsonSchemaError
 from jsonschema.exceptions import best_match
 
@@ -153,13 +153,45 @@ def _member(schema: Any, originals: dict[str, str]) -> Any:
     return dict(_NEVER) if schema is False else _translate(schema, originals)
 
 
+def _one_of(validator: Any, branches: Any, instance: Any, schema: Any) -> Iterable[Any]:
+    """`oneOf` as jsonschema's own, with a shortcut for a mapping that only one branch can fit.
+
+    A branch whose `required` names a key the mapping lacks fails whatever else it says (JSON Schema
+    2020-12 validation §6.5.3: `required` fails on any object missing a listed key), so
+    only the other branches can match. When exactly one of those matches, `oneOf` holds: no error,
+    as jsonschema would find after trying every branch. Anything else (no match, two matches, not
+    a mapping) goes to jsonschema's `oneOf`, so every error and its explanation are unchanged.
+    Orders are a `oneOf` of their kinds, each requiring its own key: this checks one branch, not all.
+    """
+    if type(instance) is dict and type(branches) is list:
+        matched = 0
+        for index, branch in enumerate(branches):
+            if isinstance(branch, dict):
+                required = branch.get("required")
+                if type(required) is list and any(type(k) is str and k not in instance for k in required):
+                    continue
+            if next(iter(validator.descend(instance, branch, schema_path=index)), None) is None:
+                matched += 1
+                if matched > 1:
+                    break
+        if matched == 1:
+            return
+    checked: Iterable[Any] = _JSONSCHEMA_ONE_OF(validator, branches, instance, schema)
+    yield from checked
+
+
+_JSONSCHEMA_ONE_OF: Any = _keywords.oneOf
+_extend: Any = validators.extend
+_Validator: Any = _extend(Draft202012Validator, {"oneOf": _one_of})
+
+
 class _Compiled:
     __slots__ = ("schema", "validator", "originals", "text")
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.schema = schema
         self.originals: dict[str, str] = {}
-        self.validator = Draft202012Validator(_translate(schema, self.originals))
+        self.validator = _Validator(_translate(schema, self.originals))
         self.text: str | None = None  # the schema's repr, when `_compiled` keeps it by that
 
     @classmethod
@@ -578,6 +610,11 @@ def problems(doc: Document, schema: Mapping[str, Any], *, limit: int = MAX_PROBL
 # file twice (its own check, then the adjudication it replays): the second check is a look-up.
 # A repr names plain data exactly, so an equal key is an equal schema and an equal document.
 _PASSED: set[tuple[str, str]] = set()
+
+
+def forget_results() -> None:
+    """Forget which documents were found valid (a benchmark's rounds each check every document)."""
+    _PASSED.clear()
 
 
 def _passed_key(compiled: _Compiled, data: Any) -> tuple[str, str] | None:
