@@ -103,3 +103,29 @@ def test_a_decision_request_shows_nothing_hidden() -> None:
                                         "question": request.question, "options": request.options}))
     assert requests[0] == requests[1]
     assert b"g2" not in requests[0]
+
+
+def test_a_queued_order_that_no_longer_checks_looks_like_no_queue() -> None:
+    """A1: allied f3 (g1) moves into the line from a1 (g2) to b1, so g2's queued fire would
+    now go through f3 (F2) and is dropped when KD comes up; the axis view is then the same
+    byte for byte as with no queue at all. A queued hunker, which still checks, is used."""
+    rules, state = passing_by()
+    state["bases"]["f3"]["at"], state["bases"]["a1"]["at"] = [700, 300], [600, 100]
+    state[STANDING_KEY] = {"axis": {"opfire": {"t1": "hold"}}}
+    state["deck"]["left"] = ["JOKER", "KD"]
+    move = [{"unit": "g1", "act": "move", "to": [600, 400]}]
+    fire = [{"unit": "g2", "act": "fire", "target": "t1"}]
+    assert rules.validate(rules.view(state, "allies"), "allies", move + fire) == []
+
+    def axis_sees(queue: list[dict[str, Any]]) -> tuple[bytes, list[str]]:
+        dice = Dice(b"\x05" * 32)
+        out = rules.resolve(copy.deepcopy(state), {"allies": Submission("allies", move + queue), "axis": None},
+                            dice, Decisions())
+        kinds = [e["type"] for e in out.events]
+        return view_bytes(BST, out.state, "axis", SIDES, out.events, [r.record() for r in dice.rolls]), kinds
+
+    plain, dropped = axis_sees([]), axis_sees(fire)
+    assert plain[1][-1] == "drawn" and b"card: KD" in plain[0]  # these dice draw KD first
+    assert "queued" not in dropped[1] and plain[0] == dropped[0]
+    used = axis_sees([{"unit": "g2", "act": "hunker"}])
+    assert "queued" in used[1] and used[0] != plain[0]
