@@ -129,3 +129,23 @@ def test_a_queued_order_that_no_longer_checks_looks_like_no_queue() -> None:
     assert "queued" not in dropped[1] and plain[0] == dropped[0]
     used = axis_sees([{"unit": "g2", "act": "hunker"}])
     assert "queued" in used[1] and used[0] != plain[0]
+
+
+def test_a_mortar_fire_order_is_the_callers_notes() -> None:
+    """W6: the leader notes the target, the kind and number of bombs; the other side sees
+    that an order was given (the call event's unit and mortar), not what it says."""
+    from pbem.testing import assert_no_leak
+
+    board = dict(yamlio.load_file(ROOT / "tests" / "bst" / "board" / "mortar.yaml").data)
+    rules, state = start(BST, board)
+    state["mortars"] = {"m1a": {"aim": [700, 600], "rounds": ["smoke", "he"]}}
+    called = [{"type": "mortar-called", "section": "W6", "unit": "p1", "mortar": "m1a", "aim": [700, 600],
+               "rounds": ["smoke", "he"]}]
+
+    def mutate(changed: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        changed["mortars"]["m1a"] = {"aim": "b3", "rounds": ["he", "he", "he"]}
+        events[0].update(aim="b3", rounds=["he", "he", "he"])
+
+    assert_no_leak(BST, state, "axis", SIDES, mutate, called)
+    own = view_bytes(BST, state, "allies", SIDES, called)
+    assert b"700" in own and b"smoke" in own  # the caller keeps its own notes

@@ -117,7 +117,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "swept": lambda e: (f"{e['base']} crosses {e['hmg']}'s sustained fire {e['at']} mm along its move: 2 markers;"
                         f" the HMG rolls {e['roll']}{', and is unloaded' if e['unloaded'] else ''}"),
     "flamed": lambda e: f"{e['flamer']} flames {e['target']}: 4 markers on {_names(e['markers'])}",
-    "mortar-called": lambda e: f"{e['unit']} calls {e['mortar']}: {_names(e['rounds'])} at {e['aim']}",
+    "mortar-called": lambda e: (f"{e['unit']} calls {e['mortar']}: {_names(e['rounds'])} at {e['aim']}"
+                                if "aim" in e else f"{e['unit']} gives {e['mortar']} a fire order"),
     "mortar-lapsed": lambda e: f"{e['mortar']}'s fire order lapses",
     "bomb": _bomb,
     "smoke": lambda e: f"smoke screen {e['screen']} laid at {e['at']}",

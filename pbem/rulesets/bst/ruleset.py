@@ -19,7 +19,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "16"
+    version = "17"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
@@ -85,7 +85,7 @@ class Bst(Ruleset[Context]):
         return fog.view(normalize(context, state), side)
 
     def visible(self, context: Context, event: Event, side: str) -> Event | None:
-        return fog.visible(event, side)
+        return fog.visible(event, side, context.side_of)
 
     def picture(self, context: Context) -> Any:
         from .picture import BstAdapter
