@@ -23,9 +23,17 @@ def projects_into(ctx: Context, source: str) -> list[str]:
 
 def in_zoc(ctx: Context, hex_id: str, occupied_by: set[str]) -> bool:
     """Whether a side occupying `occupied_by` exerts a ZOC into `hex_id`."""
-    if ctx.built_up(hex_id):
+    if hex_id in _built_up(ctx):
         return False
     return not occupied_by.isdisjoint(ctx.hexes.neighbours(hex_id))
+
+
+def _built_up(ctx: Context) -> frozenset[str]:
+    """The map's built-up hexes (`Context.built_up` of each), kept in the context: ZOC asks often."""
+    found: frozenset[str] | None = ctx.cache.get("zoc:built_up")
+    if found is None:
+        found = ctx.cache["zoc:built_up"] = frozenset(h for h in ctx.hexes.terrain_of if ctx.built_up(h))
+    return found
 
 
 def zoc_hexes(ctx: Context, occupied_by: Iterable[str]) -> set[str]:
@@ -48,10 +56,10 @@ def refresh_control(ctx: Context, state: State, hexes: Iterable[str]) -> None:
     """
     german: set[str] = set()
     british: set[str] = set()
-    counters = ctx.counters
+    side_of = ctx.side_of
     for uid, unit in state["units"].items():  # the hexes each side occupies, in one pass
         if unit["status"] == "active":
-            (german if counters[uid].side == "german" else british).add(unit["hex"])
+            (german if side_of(uid) == "german" else british).add(unit["hex"])
     control = set(state["control"])
     changed = False
     for hex_id in sorted(set(hexes)):
