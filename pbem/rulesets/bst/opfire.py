@@ -134,7 +134,9 @@ def react(context: Context, state: State, side: str, mover: Mover, length: int, 
             plans.append((point, unit, trigger))
     for point, unit, trigger in sorted(plans):
         if trigger == "ask":
+            # O1: the reacting player hears where the movers are going before choosing
             question = {"unit": unit, "movers": mover.moving(point), "at": point,
+                        "path": [list(p) for p in mover.path],
                         "text": f"{unit} may give opportunity fire at {', '.join(mover.moving(point))} (O1)"}
             if decisions.ask(enemy, "opfire", "O1", question, ["hold", "fire"]) == "hold":
                 continue

@@ -19,7 +19,7 @@ from .state import normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "17"
+    version = "18"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
