@@ -10,7 +10,7 @@ Not yet clickable: `lead` (L1) and `call-mortar` (W6); `pbem orders` lists them 
 
 from __future__ import annotations
 
-import math
+from math import isqrt
 from typing import Any, Callable, Mapping
 
 from pbem.geometry import plane
@@ -95,6 +95,6 @@ def notes(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any]) -> li
                      "less the terrain's cost (M3)")
     target = order.get("target")
     if isinstance(target, str) and bases_of(view, target):
-        far = math.isqrt(plane.dist2(_centre(view, unit), _centre(view, target)))
+        far = isqrt(plane.dist2(_centre(view, unit), _centre(view, target)))
         lines.append(f"{unit} to {target}: a range of about {far} {ctx.table.unit}, centre to centre")
     return lines

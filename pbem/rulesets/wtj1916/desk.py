@@ -10,7 +10,7 @@ so far plus this one) finds nothing wrong with the order; a move's notes come fr
 
 from __future__ import annotations
 
-import math
+from math import isqrt
 from typing import Any, Callable, Mapping
 
 from pbem.geometry import plane
@@ -157,6 +157,6 @@ def notes(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any]) -> li
     target = order.get("fire") or order.get("flame")
     firer = order.get("unit")
     if kind in ("fire", "flame") and target in units and firer in units and bases_of(dict(view), str(firer)):
-        far = math.isqrt(plane.dist2(_centre(view, str(firer)), _centre(view, str(target))))
+        far = isqrt(plane.dist2(_centre(view, str(firer)), _centre(view, str(target))))
         return [f"{firer} to {target}: about {far} {unit_name} centre to centre (range: 3.1, 3.2)"]
     return []
