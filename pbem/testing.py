@@ -1,4 +1,4 @@
-"""Test helpers any ruleset's tests can use: fog-of-war leak checks.
+"""Test helpers any ruleset's tests can use: fog-of-war leak checks, and the events of bot games.
 
 Fog of war is a security property: change anything the rules hide from a side, and that
 side's view file must not change by a single byte. These helpers build the exact view
@@ -8,11 +8,12 @@ bytes the referee would write (through the same code) so a test compares files, 
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .core import chance, yamlio
 from .core.game import next_block
-from .core.ruleset import Event, Ruleset, State, rules_for
+from .core.errors import PbemError
+from .core.ruleset import Decisions, Event, Rules, Ruleset, State, Submission, rules_for, start
 from .core.views import turn_view
 
 Mutation = Callable[[State, list[Event]], None]
@@ -161,3 +162,30 @@ def stacks_of(units: Mapping[str, Mapping[str, Any]], belongs: Callable[[str], b
 def under_the_top(stacks: Mapping[str, Sequence[str]]) -> list[tuple[str, str]]:
     """(hex, unit) for every unit under the top of its stack: what fog of war hides (top unit only)."""
     return [(h, u) for h, items in stacks.items() for u in items[:-1]]
+
+
+def bot_game_events(ruleset: Ruleset[Any], scenario: Mapping[str, Any], seed: bytes, *,
+                    max_phases: int) -> Iterator[tuple[Rules, Event]]:
+    """Every event of one bot game played straight through `resolve`, with the rules that made it.
+
+    Each awaited side's bot writes orders from its own view and they must pass `validate` on that
+    view, as at the referee's; no decision is answered (the rulesets' default standing answers
+    settle them). Stops when the game ends or after `max_phases` phases: a catalogue test samples.
+    """
+    rules, state = start(ruleset, scenario)
+    for number in range(max_phases):
+        if rules.result(state) is not None:
+            return
+        tag = number.to_bytes(4, "big")
+        submissions: dict[str, Submission | None] = {side: None for side in ruleset.sides(scenario)}
+        for side in rules.awaiting(state):
+            view = rules.view(state, side)
+            orders = rules.bot_orders(view, side, chance.sha256(seed + b"orders" + tag + side.encode()))
+            problems = rules.validate(view, side, orders)
+            if problems:
+                raise PbemError(problems)
+            submissions[side] = Submission(side, orders)
+        out = rules.resolve(state, submissions, chance.Dice(chance.sha256(seed + b"dice" + tag)), Decisions())
+        for event in out.events:
+            yield rules, event
+        state = out.state

@@ -24,6 +24,7 @@ from pbem.rulesets.bob import Bob
 from pbem.rulesets.bob.context import Context
 from pbem.rulesets.bob.events import EVENTS
 from pbem.selfplay import Stats, play_states
+from pbem.testing import bot_game_events
 
 ruleset.register("bob", "pbem.rulesets.bob:Bob")
 
@@ -85,27 +86,11 @@ def test_bot_games_keep_the_invariants_and_end(number: int) -> None:
 
 
 def test_every_event_matches_the_catalogue() -> None:
-    from pbem.core import chance
-    from pbem.core.ruleset import Decisions, Submission, start
-
-    rules, state = start(BOB, scenario())
     kinds: set[str] = set()
     wrong: list[str] = []
-    for number in range(600):
-        if rules.result(state):
-            break
-        submissions: dict[str, Submission | None] = {}
-        for side in rules.awaiting(state):
-            view = rules.view(state, side)
-            orders = rules.bot_orders(view, side, chance.sha256(b"catalogue" + number.to_bytes(4, "big") + side.encode()))
-            assert rules.validate(view, side, orders) == []
-            submissions[side] = Submission(side, orders)
-        out = rules.resolve(state, submissions, chance.Dice(chance.sha256(b"dice" + number.to_bytes(4, "big"))),
-                            Decisions())
-        for event in out.events:
-            kinds.add(event["type"])
-            wrong += EVENTS.problems(event)
-        state = out.state
+    for _, event in bot_game_events(BOB, scenario(), b"catalogue", max_phases=600):
+        kinds.add(event["type"])
+        wrong += EVENTS.problems(event)
     assert wrong == []
     assert {"setup", "turn", "check", "move", "fire", "victory"} <= kinds
 

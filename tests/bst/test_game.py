@@ -25,7 +25,7 @@ from pbem.core.ruleset import Decisions, STANDING_KEY, Submission, start
 from pbem.demo import setup_demo
 from pbem.rulesets.bst import Bst
 from pbem.selfplay import Stats, play_states
-from pbem.testing import assert_no_leak, view_bytes
+from pbem.testing import assert_no_leak, bot_game_events, view_bytes
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -174,18 +174,9 @@ def test_every_event_of_bot_games_matches_the_catalogue() -> None:
     kinds: set[str] = set()
     wrong: list[str] = []
     for n in range(3):
-        rules, state = start(BST, scenario())
-        for number in range(2000):
-            if rules.result(state) is not None:
-                break
-            subs: dict[str, Submission | None] = {side: None for side in SIDES}
-            for side in rules.awaiting(state):
-                subs[side] = Submission(side, rules.bot_orders(rules.view(state, side), side, b"cat %d %d" % (n, number)))
-            out = rules.resolve(state, subs, Dice(bytes([n, number % 256]) * 16), Decisions())
-            for event in out.events:
-                kinds.add(event["type"])
-                wrong += EVENTS.problems(event)
-            state = out.state
+        for _, event in bot_game_events(BST, scenario(), b"catalogue %d" % n, max_phases=2000):
+            kinds.add(event["type"])
+            wrong += EVENTS.problems(event)
     assert wrong == []
     assert {"drawn", "joker", "fired", "moved", "resolved", "queued"} <= kinds
 

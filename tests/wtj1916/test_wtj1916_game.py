@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-from pbem.core import chance, ruleset, yamlio
+from pbem.core import ruleset, yamlio
 from pbem.core.audit import audit
 from pbem.core.chance import canonical_json
-from pbem.core.ruleset import Decisions, Submission, start
 from pbem.demo import setup_demo
 from pbem.rulesets.wtj1916 import Wtj1916
 from pbem.rulesets.wtj1916.context import TABLES, Context
 from pbem.rulesets.wtj1916.events import EVENTS
 from pbem.selfplay import Stats, play_states
+from pbem.testing import bot_game_events
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "wtj1916" / "scenario.yaml"
@@ -73,27 +73,14 @@ def test_the_same_seed_plays_the_same_game() -> None:
 
 
 def test_every_event_matches_the_catalogue() -> None:
-    rules, state = start(GAME, scenario())
     kinds: set[str] = set()
     wrong: list[str] = []
-    for number in range(60):
-        if rules.result(state):
-            break
-        submissions: dict[str, Submission | None] = {}
-        for side in rules.awaiting(state):
-            view = rules.view(state, side)
-            orders = rules.bot_orders(view, side, chance.sha256(b"catalogue" + number.to_bytes(4, "big") + side.encode()))
-            assert rules.validate(view, side, orders) == []
-            submissions[side] = Submission(side, orders)
-        out = rules.resolve(state, submissions, chance.Dice(chance.sha256(b"dice" + number.to_bytes(4, "big"))),
-                            Decisions())
-        for event in out.events:
-            kinds.add(event["type"])
-            wrong += EVENTS.problems(event)
-            for side in ("british", "german"):
-                shown = rules.visible(event, side)
-                assert shown is None or ("seen_by" not in shown and "unseen_by" not in shown)
-        state = out.state
+    for rules, event in bot_game_events(GAME, scenario(), b"catalogue", max_phases=60):
+        kinds.add(event["type"])
+        wrong += EVENTS.problems(event)
+        for side in ("british", "german"):
+            shown = rules.visible(event, side)
+            assert shown is None or ("seen_by" not in shown and "unseen_by" not in shown)
     assert wrong == []
     assert {"move", "fire", "artillery"} <= kinds
 
