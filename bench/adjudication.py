@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import setup_game, table  # noqa: E402
-from pbem.core import chance, signing, yamlio  # noqa: E402
+from pbem.core import chance, schemas, signing, yamlio  # noqa: E402
 from pbem.core.adjudicator import (AcceptedOrders, adjudicate, decision_files, newest_order_files,  # noqa: E402
                                    render_views, resolve_adjudication, turn_document)
 from pbem.core.archive import Archive, commit_folder, view_rel  # noqa: E402
@@ -112,7 +112,10 @@ def play(ruleset_id: str, workdir: Path, secret: bytes, totals: list[float], spl
             return rounds
         for side in position.awaiting():
             game.play_orders(side)
+        # the intake just checked these orders; a one-shot `pbem adjudicate` would check them afresh
+        schemas.forget_results()
         parts = split(game.root, scratch, game.referee)
+        schemas.forget_results()
         start, cpu = time.perf_counter(), time.process_time()
         report = adjudicate(game.root, game.referee)
         elapsed, used = time.perf_counter() - start, time.process_time() - cpu
