@@ -218,7 +218,7 @@ def _heavy_reaction(ctx: Context, state: State, dice: Dice, decisions: Decisions
     if not wants_to_fire(ctx, state, decisions, uid, step, "V4"):
         return False
     if unit.get("moved"):
-        unit["moved"] = False  # V3: the Move marker comes off when the vehicle is chosen for an action
+        unit["moved"] = False  # V3: picking the vehicle to act again removes its Move marker
     before = unit["facing"]
     facing = turn_to(ctx, unit["hex"], before, step.hex)
     turned = facing != before

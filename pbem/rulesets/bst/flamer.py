@@ -1,8 +1,8 @@
 """Flame-throwers (W11): a template, not fire markers dealt along a chain.
 
 The flame-thrower turns to face its one target and lays its template, 3 cm by 9 cm, from
-the middle of its front edge toward the target (our reading of "the arrow at the closest part
-of the target": along the line between the two centres). Every base with any part under the
+the middle of its front edge toward the target (our reading of where W11 points the template's
+arrow: along the line between the two centres). Every base with any part under the
 template, friend or foe, takes 4 fire markers. A flame-thrower resolving markers throws one
 die more, and a single Kill removes it.
 """

@@ -7,8 +7,8 @@ group of bases joined by such contacts (C8), however far its ends lie apart.
   5+ when its unit has activated this turn, else by its side's standing answer, hunker down
   (resolving at 6) or fire. Then the movers now in
   contact and the bases they newly contacted place their close combat markers (Table 4, C3)
-  on the enemies they touch, one each from the one most nearly in front (C4). These are not
-  resolved in the activation they are placed.
+  on the enemies they touch, one each from the one most nearly in front (C4). They wait: the
+  activation that placed them does not resolve them.
 - Resolving (C3, C5, C8): when a unit activates with bases in close combat, after its other
   bases have acted, every base of those combats resolves all its markers at 3+, and results
   stack (two pins a suppress, two suppresses a kill).
@@ -86,7 +86,7 @@ def entered(context: Context, state: State, movers: Sequence[str], before: set[s
     follows its standing answer `close_combat` (C2): `hunker` (the default) resolves them at 6;
     `fire` gives opportunity fire: the unit is activated, all its bases resolve at 5+, and
     those still able fire at the movers where they were one examined step before contact
-    (a base may not fire once the attacker touches it), the markers not resolved at once."""
+    (a base touched by the attacker no longer fires), the markers not resolved at once."""
     from .activation import resolve_markers
 
     touching = contacts(context, state)

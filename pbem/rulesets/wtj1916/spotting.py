@@ -4,7 +4,7 @@ A unit is in cover when every one of its bases touches terrain that gives cover 
 base in the open is in the open: reading, docs/wtj1916.md). A unit in the open is always
 spotted. A unit in cover is spotted when it fired or moved while in cover (this turn or the
 next, `frame.spotted_turns`, assumed), or when one of its bases is within 120 yards of a base
-of an enemy reconnaissance unit or 60 yards of any enemy base (edge to edge). A side sees an
+belonging to an enemy recon unit, or within 60 yards of any enemy base (edge to edge). A side sees an
 enemy unit when it is spotted and one of the side's bases has a clear line of sight to one of
 its bases (`geometry.clear_sight`).
 """
