@@ -57,7 +57,7 @@ def apply(context: Context, state: State, target: str, letters: str, order: list
         victim = standing[0]
         base = state["bases"][victim]
         if kind.cls in KILLED_WHEN_HIT and letter in "KD":
-            out += kill(context, state, victim, f"{letter}: machine gun and mortar bases are killed when hit", why)
+            out += kill(context, state, victim, f"{letter}: any hit destroys a machine gun or mortar base", why)
         elif letter == "K":
             out += kill(context, state, victim, "K", why)
         elif letter == "D" and kind.vehicle:

@@ -16,7 +16,7 @@ from .state import initial_units, normalize
 
 class Wtj1916(Ruleset[Context]):
     id = "wtj1916"
-    version = "2"
+    version = "3"
     title = "1916: Land War in the Age of Machines (the firing chapter)"
     sequence_section = "F1"
 
