@@ -10,7 +10,6 @@ tables, into the plain setup every state carries; `prepare` builds the context o
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -18,7 +17,7 @@ from pbem.core.errors import PbemError, Problem
 from pbem.geometry.hexmap import HexMap
 from pbem.rulesets.kit.hexboard import HexIndex, load_map
 from pbem.rulesets.kit.overrides import Schema, shape_schema
-from pbem.rulesets.kit.tables import TableFile, merge
+from pbem.rulesets.kit.tables import TableFile, merge, setup_with_tables
 
 PACKAGE = "pbem.rulesets.bob.data"
 SIDES = ("american", "german")
@@ -313,11 +312,8 @@ def tables_schema() -> Schema:
 
 
 def scenario_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
-    setup = copy.deepcopy(dict(scenario.get("setup") or {}))
+    setup = setup_with_tables(scenario)
     setup.setdefault("map", DEFAULT_MAP)
-    tables = dict(scenario.get("tables") or {})
-    if tables:
-        setup["tables"] = copy.deepcopy(tables)
     return setup
 
 

@@ -8,7 +8,6 @@ name under `packaged_table`: `village`, the sample table), the number of turns, 
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -16,7 +15,7 @@ from pbem.core.errors import PbemError, Problem
 from pbem.geometry.tablemap import TABLE_MAP_SCHEMA, TableMap, TableMapError
 from pbem.rulesets.kit.overrides import shape_schema
 from pbem.rulesets.kit.positions import POINT_SCHEMA
-from pbem.rulesets.kit.tables import packaged_yaml
+from pbem.rulesets.kit.tables import packaged_yaml, setup_with_tables
 
 from .deck import JOKER, is_card
 from .stands import Stand, square
@@ -128,12 +127,7 @@ def tables_schema() -> Schema:
                         description="values replacing the packaged ones, key by key (docs/bst.md, Tables)")
 
 
-def scenario_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
-    setup = copy.deepcopy(dict(scenario.get("setup") or {}))
-    overrides = dict(scenario.get("tables") or {})
-    if overrides:
-        setup["tables"] = copy.deepcopy(overrides)
-    return setup
+scenario_setup = setup_with_tables
 
 
 def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,9 +11,18 @@ import copy
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.core import yamlio
+
+
+def setup_with_tables(scenario: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of the scenario's `setup`, carrying its `tables` overrides (if any) the way a state does."""
+    setup = copy.deepcopy(dict(scenario.get("setup") or {}))
+    tables = dict(scenario.get("tables") or {})
+    if tables:
+        setup["tables"] = copy.deepcopy(tables)
+    return setup
 
 
 @lru_cache(maxsize=None)

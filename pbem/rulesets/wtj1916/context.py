@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from pbem.core.errors import PbemError, Problem
 from pbem.geometry.tablemap import TABLE_MAP_SCHEMA, TableMap, TableMapError
 from pbem.rulesets.kit.overrides import Schema, shape_schema
-from pbem.rulesets.kit.tables import TableFile, merge, packaged_yaml
+from pbem.rulesets.kit.tables import TableFile, merge, packaged_yaml, setup_with_tables
 
 PACKAGE = "pbem.rulesets.wtj1916.data"
 SIDES = ("british", "german")
@@ -138,9 +138,7 @@ def prepare(setup: Mapping[str, Any]) -> Context:
 
 def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
     """The plain setup every state carries, after the checks the schema cannot make."""
-    setup = copy.deepcopy(dict(scenario["setup"]))
-    if scenario.get("tables"):
-        setup["tables"] = copy.deepcopy(dict(scenario["tables"]))
+    setup = setup_with_tables(scenario)
     context = prepare(setup)
     problems = []
     for uid, unit in sorted(setup["units"].items()):
