@@ -1,4 +1,4 @@
-"""Blood, Sweat and Tears: Rules for Wargaming World War Two at Company Level (free PDF rules,
+"""Blood, Sweat and Tears, company-level Second World War miniatures rules (free PDF rules,
 author not named in the text), parts I-III: a card-driven miniatures game (docs/bst.md).
 
 Version 11 adjudicates the core of part I (docs/bst.md says how far each heading is done).
