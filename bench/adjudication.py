@@ -11,7 +11,11 @@ library calls; nothing in pbem/ is changed):
   (`resolve_adjudication`), views (turn document, canonical dump, every side's view), write
   (referee signatures + `commit_folder` into a scratch folder on the same file system).
 
-    python bench/adjudication.py [--ruleset fbsm] [--games 2]
+    python bench/adjudication.py [--ruleset fbsm] [--games 2] [--scenario FILE]
+
+`--scenario FILE` plays that scenario instead of the ruleset's sample (the ruleset is the file's
+own `ruleset`): `bench/scenarios/` holds the tables of the speed goals, bst's 30 bases a side
+(issue #14: one activation, median under 50 ms) and wtj1916's 20 units a side (issue #15).
 
 Game g has chain secret bytes([g + 1]) * 32 and the fixed bench keys, so the games differ from
 one another but are the same on every run.
@@ -101,8 +105,8 @@ def split(root: Path, scratch: Path, referee: signing.SigningKey) -> dict[str, f
 
 
 def play(ruleset_id: str, workdir: Path, secret: bytes, totals: list[float], splits: list[dict[str, float]],
-         cpus: list[float]) -> int:
-    game = setup_game(ruleset_id, workdir, secret=secret)
+         cpus: list[float], scenario: Path | None = None) -> int:
+    game = setup_game(ruleset_id, workdir, secret=secret, scenario=scenario)
     scratch = workdir / "scratch"
     scratch.mkdir()
     rounds = 0
@@ -140,16 +144,23 @@ def pct(values: list[float], p: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--ruleset", default="fbsm")
+    parser.add_argument("--ruleset", default=None, help="default: the scenario's ruleset, else fbsm")
     parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--scenario", type=Path, default=None, help="a scenario file (default: the ruleset's sample)")
     args = parser.parse_args()
+    scenario = args.scenario.resolve() if args.scenario else None
+    named = str(yamlio.load_file(scenario).data["ruleset"]) if scenario else None
+    if args.ruleset and named and args.ruleset != named:
+        parser.error(f"{args.scenario} is a {named} scenario, not {args.ruleset}")
+    args.ruleset = args.ruleset or named or "fbsm"
     totals: list[float] = []
     cpus: list[float] = []
     splits: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for g in range(args.games):
-            play(args.ruleset, Path(tmp) / f"g{g}", bytes([g + 1]) * 32, totals, splits, cpus)  # a different game each
-    print(f"{args.ruleset}: {args.games} complete bot games (full map), {len(totals)} adjudications; "
+            play(args.ruleset, Path(tmp) / f"g{g}", bytes([g + 1]) * 32, totals, splits, cpus, scenario)  # a different game each
+    where = args.scenario or "the sample scenario"
+    print(f"{args.ruleset}: {args.games} complete bot games ({where}), {len(totals)} adjudications; "
           f"split over the {len(splits)} without a decision")
     rows: list[list[object]] = [["adjudicate (total)", f"{statistics.mean(totals) * 1000:.1f}", f"{pct(totals, 50) * 1000:.1f}",
              f"{pct(totals, 95) * 1000:.1f}", ""],
