@@ -375,9 +375,16 @@ def test_bounces_lists_and_own_mail_are_never_answered(started: tuple[World, Pat
 
 def test_status_mail(started: tuple[World, Path]) -> None:
     world, maildir = started
-    deliver(maildir, plain_mail(STRANGER, "status", ""))
-    [text] = answers_to(run_judge(world, maildir), STRANGER)
+    deliver(maildir, plain_mail(STRANGER, "status duel-mail", ""))
+    deliver(maildir, plain_mail(RED, "status", ""))
+    mails = run_judge(world, maildir)
+    [text] = answers_to(mails, STRANGER)
     assert "game duel-mail" in text and "red: owes orders" in text
+    [text] = answers_to(mails, RED)
+    assert "game duel-mail" in text and "red: owes orders" in text
+    deliver(maildir, plain_mail(STRANGER, "status", ""))  # no game named: the stranger is told how to ask
+    [text] = answers_to(run_judge(world, maildir), STRANGER)
+    assert "duel-mail" not in text and "owes orders" not in text and "status GAME-ID" in text
 
 
 def test_errors_carry_line_and_column(started: tuple[World, Path]) -> None:

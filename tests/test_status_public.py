@@ -50,12 +50,12 @@ def send(world: World, side: str, orders: list[object], name: str) -> None:
 
 def mailed_status(world: World, maildir: Path) -> dict[str, str]:
     """Each asker's answer to a `status` mail: the text between the judge's greeting and its signature."""
-    for sender in ASKERS:
-        deliver(maildir, plain_mail(sender, "status", ""))
+    for sender in ASKERS:  # a stranger names the game; a player's bare `status` means its own games
+        deliver(maildir, plain_mail(sender, f"status {world.game_id}" if sender == STRANGER else "status", ""))
     maildir_judge(world, maildir).run(once=True)
     found: dict[str, str] = {}
     for raw in take_outbox(maildir):
-        if str(parse_mail(raw)["Subject"]) != "Re: status":
+        if not str(parse_mail(raw)["Subject"]).startswith("Re: status"):
             continue
         [to] = recipients(raw)
         body = body_text(raw)

@@ -248,10 +248,9 @@ class MailIntake:
             shutil.rmtree(work, ignore_errors=True)
         command = self._command(mail) if not carried else None
         if command is not None:
-            games = [self.by_id[command]] if command in self.by_id else self.served
             reply = answer(mail.sender, None, None)
-            for served in games:
-                reply.add(status(served.root, public=True))  # whoever asks: only what every view says
+            for text in self._status(command, mail.sender):
+                reply.add(text)
         if USED in outcomes or command is not None:
             handled, reason = True, "answered"
         elif carried:
@@ -320,6 +319,24 @@ class MailIntake:
             target.add(f"{item.label}: rejected, nothing was stored:\n" + _indent(text))
         return USED if result.receipts else REFUSED
 
+    def _status(self, game_id: str, sender: str) -> list[str]:
+        """The answer to `status GAME` (anyone) or a bare `status` (the sender's own games only).
+
+        A named game's public status goes to whoever asks: it is what every side's view says. Without
+        a game it names, the judge lists only the games in which the sender's address is a side's, so
+        a stranger learns neither which games this judge holds nor how many.
+        """
+        named = self.by_id.get(game_id)
+        if named is not None:
+            return [status(named.root, public=True)]
+        texts = [f"this judge runs no game {game_id!r} for {sender}"] if game_id else []
+        own = [served for served in self.served if served.side_of_address(sender)]
+        if not own:
+            return texts + [f"{sender} plays no game of this judge: to see a game's status, write 'status GAME-ID' "
+                            "as the subject (the game id is in the subject of every mail the judge sends about "
+                            "that game, and in its game.yaml)"]
+        return texts + [status(served.root, public=True) for served in own]
+
     @staticmethod
     def _command(mail: ParsedMail) -> str | None:
         """`status` (or `status GAME`) in the subject or as the first line of the text: the game id or ''."""
@@ -341,7 +358,7 @@ class MailIntake:
                     "text (or attach ORDERS.yaml with ORDERS.yaml.sig)")
         return ("no signed pbem file was found in this mail: attach ORDERS.yaml with ORDERS.yaml.sig "
                 "(ssh-keygen -Y sign), or paste the armored block (pbem sign --armor); write 'status' as the "
-                "subject to get the game's status")
+                "subject to get the status of your games ('status GAME-ID' for any game's)")
 
 
 def _without_work_file(text: str, name: str) -> str:
