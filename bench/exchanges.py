@@ -9,7 +9,9 @@ the hand-overs is one the phase sequence does not force. Counted on complete bot
     python bench/exchanges.py [--games 3] [--ask]
 
 With --ask every side keeps `ask` for every decision its ruleset lets it put to `ask` (the
-most mail a player can choose); without it, the rulesets' default standing answers.
+most mail a player can choose); without it, the rulesets' default standing answers. A topic
+answered per unit (bst's `opfire` and `close_combat`: a mapping from unit to answer) gets `ask`
+for every unit of the side in the scenario's `setup.units`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
+from typing import Any, Mapping, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -30,10 +33,30 @@ from pbem.core.position import current_position  # noqa: E402
 from pbem.core.ruleset import get as get_ruleset, shipped  # noqa: E402
 
 
-def ask_everything(ruleset_id: str) -> dict[str, object]:
-    """Standing answers `ask` for every topic whose options include it."""
+def offers_ask(schema: Mapping[str, Any]) -> bool:
+    """Whether a standing answer's schema lets it be `ask` (directly or in a oneOf branch)."""
+    return "ask" in schema.get("enum", []) or any(offers_ask(branch) for branch in schema.get("oneOf", []))
+
+
+def ask_everything(ruleset_id: str, units: Sequence[str] = ()) -> dict[str, object]:
+    """Standing answers `ask` for every topic whose options include it; a topic answered per
+    unit (an object whose values may be `ask`) gets `ask` for each of `units`."""
     topics = get_ruleset(ruleset_id).standing_schema().get("properties", {})
-    return {topic: "ask" for topic, schema in topics.items() if "ask" in schema.get("enum", [])}
+    answers: dict[str, object] = {topic: "ask" for topic, schema in topics.items() if offers_ask(schema)}
+    for topic, schema in topics.items():
+        per_unit = schema.get("additionalProperties")
+        if schema.get("type") == "object" and isinstance(per_unit, dict) and offers_ask(per_unit) and units:
+            answers[topic] = {unit: "ask" for unit in units}
+    return answers
+
+
+def units_of(scenario: Mapping[str, Any], side: str) -> list[str]:
+    """The side's units in the scenario's `setup.units` (empty when it has none)."""
+    setup = scenario.get("setup") or {}
+    found = setup.get("units") if isinstance(setup, Mapping) else None
+    if not isinstance(found, Mapping):
+        return []
+    return sorted(uid for uid, unit in found.items() if isinstance(unit, Mapping) and unit.get("side") == side)
 
 
 def game_turn(state: dict) -> object:  # type: ignore[type-arg]
@@ -44,8 +67,10 @@ def play(ruleset_id: str, workdir: Path, secret: bytes, ask: bool = False) -> li
     """(game turn, sides asked, what) for every exchange of one complete bot game."""
     game = setup_game(ruleset_id, workdir, secret=secret)
     if ask:
-        game.standing = {side: ask_everything(ruleset_id) for side in game.players}
-    asked = []
+        doc = load_game(game.root).doc
+        scenario = yamlio.load_file(game.root / doc["scenario"]["file"]).data
+        game.standing = {side: ask_everything(ruleset_id, units_of(scenario, side)) for side in game.players}
+    asked: list[tuple[object, tuple[str, ...], str]] = []
     while True:
         position = current_position(load_game(game.root))
         if position.over():
