@@ -1,0 +1,128 @@
+"""Probes from a newcomer's run of README.md on a fresh clone, and from an attacker's run on a played game.
+
+The newcomer followed the README from its first line (the demo, the OpenSSH walkthrough, the
+mail judge on a Maildir, the desk, `pbem report`, `pbem verify-view`); the attacker took the
+archive of `pbem demo toc` and cheated as the referee (a rewound turn with a dropped
+submission, a view edited and signed again, a new game.yaml with another chain) and as a
+player (a replayed file, a file signed with the other side's key, a file of another game).
+Every cheat was caught with a clear message; these tests keep what the run found wrong.
+
+A probe of a defect in a file this test does not own is `xfail(strict=True)` with the defect and
+its place in `reason`: it turns red (XPASS) once the defect is fixed, and then the mark goes.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pbem.core import chance
+from pbem.core.audit import audit_report
+from tests.test_cli_lifecycle import run
+from tests.test_ledger import deployed
+from tests.test_mail_kit import (ADDRESSES, body_text, deliver, maildir_judge, make_world, plain_mail, recipients,
+                                 signed_orders, take_outbox)
+
+REPO = Path(__file__).resolve().parent.parent
+TOC_SAMPLE = REPO / "samples" / "toc" / "game"
+TOC_SCENARIO = REPO / "samples" / "toc" / "scenario.yaml"
+
+
+# --- the newcomer: writing orders by hand -----------------------------------------------------------------------
+
+
+def german_orders_with_path(tmp_path: Path, path: str) -> Path:
+    """Orders of the German side for the sample toc game's first phase, moving one regiment along `path`."""
+    ack = chance.file_hash((TOC_SAMPLE / "game.yaml").read_bytes())
+    orders = tmp_path / "orders-0001.yaml"
+    orders.write_text("pbem: 2\nkind: orders\ngame: demo-toc\nseq: 1\nside: german\nphase: german-movement\n"
+                      f"ack: {ack}\nentropy: {'ab' * 32}\nsalt: {'cd' * 32}\n"
+                      f"orders:\n- {{move: [G-IR12], path: {path}}}\n", encoding="utf-8")
+    return orders
+
+
+def test_the_hand_written_orders_of_the_readme_pass_the_check(tmp_path: Path) -> None:
+    """The control for the probe below: with the hexes quoted, the README's order is legal."""
+    result = run("check", TOC_SAMPLE / "views" / "0000" / "german.yaml",
+                 german_orders_with_path(tmp_path, '["3100", "3001"]'))
+    assert result.rc == 0, result.text
+
+
+@pytest.mark.xfail(strict=True, reason="pbem/core/schemas.py _branch_score: for a path item that is a hex id "
+                   "or the word 'off', an unquoted hex (a number) is matched to the 'off' branch (a const miss "
+                   "scores lower than a type miss), so `pbem check` says 'must be \"off\", not the number 3100' "
+                   "instead of the type branch's 'quote it: \"3100\"'. Fix: count a const/enum miss on a value "
+                   "of another type than the constant's as a type miss")
+def test_an_unquoted_hex_in_a_path_is_told_to_be_quoted(tmp_path: Path) -> None:
+    result = run("check", TOC_SAMPLE / "views" / "0000" / "german.yaml",
+                 german_orders_with_path(tmp_path, '[3100, "3001"]'))
+    assert result.rc == 1
+    assert 'quote it: "3100"' in result.out, result.text
+
+
+# --- the newcomer: what the audit and the mail judge say ---------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="pbem/core/audit.py _summary (line 553): a finished game's result is "
+                   "printed as a Python dict repr cut at 160 characters (\"the game is over: {'reason': ..., "
+                   "'tally': {... 'B...\"); it should print result['reason'] and its section, as "
+                   "`pbem report` does")
+def test_the_audit_says_how_a_finished_game_ended_in_words() -> None:
+    summary = audit_report(TOC_SAMPLE).summary
+    assert "the game is over" in summary
+    assert "{" not in summary and "..." not in summary, summary
+
+
+def game_waiting_for_the_british(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The mails of a judged toc game's round that adjudicates the German's first phase."""
+    monkeypatch.setitem(ADDRESSES, "british", "british@players.test")  # the mail kit knows no British player
+    world = make_world(tmp_path, ruleset_scenario=TOC_SCENARIO, game_id="mons-mail", sides=("german", "british"))
+    maildir = tmp_path / "Maildir"
+    judge = maildir_judge(world, maildir)
+    judge.run(once=True)
+    take_outbox(maildir)  # the welcome mails
+    data, sig = signed_orders(world, "german", [])
+    deliver(maildir, plain_mail(ADDRESSES["german"], "orders", "x",
+                                files={"o.yaml": data, "o.yaml.sig": sig.encode()}))
+    judge.run(once=True)
+    return take_outbox(maildir)
+
+
+@pytest.mark.xfail(strict=True, reason="pbem/mail/judge.py line 492: the view mail to a side that gives no "
+                   "orders next says so ('You give no orders in the next phase') and then tells it how to give "
+                   "orders (_how_to); the how-to belongs only in the mail of an awaited side")
+def test_the_view_mail_of_a_side_not_awaited_does_not_ask_for_orders(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    mails = game_waiting_for_the_british(tmp_path, monkeypatch)
+    [german] = [m for m in mails if recipients(m) == [ADDRESSES["german"]] and "adjudication 1" in body_text(m)]
+    [british] = [m for m in mails if recipients(m) == [ADDRESSES["british"]] and "adjudication 1" in body_text(m)]
+    assert "To give orders" in body_text(british)  # the control: the awaited side is told how
+    assert "You give no orders in the next phase" in body_text(german)
+    assert "To give orders" not in body_text(german)
+
+
+# --- the attacker: a rewound turn --------------------------------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="pbem/core/verify_view.py line 284 files an equivocation under the field "
+                   "'equivocation' and pbem/core/ledger.py Equivocation.__str__ (line 141) starts with "
+                   "'equivocation:' too, so `pbem verify-view` prints 'equivocation: equivocation: two different "
+                   "...'. Fix: drop the prefix from __str__ or name the field 'ledger'")
+def test_a_rewound_turn_is_reported_in_one_clear_line(tmp_path: Path) -> None:
+    play = deployed(tmp_path)
+    base = play.ledger("red")
+    old_view = play.views("red")[-1]
+    assert run("ledger", "add", old_view, "--game", play.game_file, "--ledger", base).rc == 0
+    shutil.rmtree(play.root / "turns" / "0001")
+    for path in (play.root / "orders" / "0001").glob("blue-*"):
+        path.unlink()
+    play.send("blue", play.orders("blue", [{"place": "hq", "cell": 5}]))
+    assert play.adjudicate().committed
+    new_view = play.folder("red") / "turns-0001-red.yaml"
+    result = run("verify-view", new_view, "--game", play.game_file, "--ledger", base)
+    assert result.rc == 1
+    [line] = [line for line in result.out.splitlines() if "equivocation" in line]
+    assert "signed proof" in line  # the defence holds: the two signed views of seq 1 are named
+    assert "equivocation: equivocation" not in line, line
