@@ -16,6 +16,8 @@ from pbem.geometry.hexgrid import Hex
 
 from .adapters import ATTACKS, Action, Adapter, Counter, Mark, Picture, TablePicture, adapter_for
 from .board import HexBoard
+from .place import Box, Taken, place
+from .symbols import SYMBOLS, symbol_marks, symbol_of
 
 R = 30.0  # hex radius (centre to corner), px
 SQ3 = math.sqrt(3)
@@ -96,33 +98,6 @@ def _parse_area(area: str | None) -> tuple[Hex, Hex] | None:
     return Hex.parse(a.strip()), Hex.parse((b or a).strip())
 
 
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1 on the page
-
-
-class Taken:
-    """Boxes already drawn on the page that nothing drawn later may cover (counters, marker tokens,
-    labels): a marker or a label goes to the first of its places that covers none of them."""
-
-    def __init__(self) -> None:
-        self.boxes: list[Box] = []
-
-    def add(self, box: Box) -> None:
-        self.boxes.append(box)
-
-    def free(self, box: Box) -> bool:
-        return not any(a[0] < box[2] and box[0] < a[2] and a[1] < box[3] and box[1] < a[3] for a in self.boxes)
-
-
-def _place(candidates: list[Box], *layers: Taken) -> Box:
-    """The first candidate clear of every layer; failing that, of all but the last layer, and so on
-    (the first layer matters most); failing all, the first candidate."""
-    for depth in range(len(layers), 0, -1):
-        for box in candidates:
-            if all(layer.free(box) for layer in layers[:depth]):
-                return box
-    return candidates[0]
-
-
 def render(view: Mapping[str, Any], area: str | None = None) -> str:
     adapter = adapter_for(view)
     if adapter is None:
@@ -182,7 +157,7 @@ def _terrain(dwg: Any, lay: Layout) -> Any:
         if not lay.inside(h):
             continue
         terrain = lay.map.terrain(h)
-        g.add(dwg.polygon(lay.corners(h), fill=_colour(terrain), **{"class": f"hex t-{terrain}"}))
+        g.add(dwg.polygon(lay.corners(h), fill=_colour(terrain), **{"class": f"hex t-{terrain}", "data-hex": h.id}))
         x, y = lay.centre(h)
         ids.add(dwg.text(h.id, insert=(x, round(y - R * 0.62, 2))))
         for feature in lay.map.features(h):
@@ -342,7 +317,7 @@ def _markers(dwg: Any, lay: Layout, pic: Picture, counters: Taken, tokens: Taken
         h = Hex.parse(mark.hex)
         if not lay.inside(h):
             continue
-        box = _place(_token_places(*lay.centre(h)), counters, tokens)
+        box = place(_token_places(*lay.centre(h)), counters, tokens)
         tokens.add(box)
         x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         data = dict(mark.data)
@@ -371,16 +346,10 @@ def _counter(dwg: Any, c: Counter, x: float, y: float, adapter: Adapter, gid: st
     g = dwg.g(**attrs)
     g.add(dwg.rect((round(x - s / 2, 2), round(y - s / 2, 2)), (round(s, 2), round(s, 2)), rx=3, fill=fill,
                    stroke="#111111", stroke_width=1.2))
-    # NATO-style symbol box: infantry is a saltire; heavy weapons add a bar
+    # the unit symbol (symbols.py) in a frame in the counter's upper part
     bx, by, bw, bh = x - s * 0.28, y - s * 0.42, s * 0.56, s * 0.26
-    g.add(dwg.rect((round(bx, 2), round(by, 2)), (round(bw, 2), round(bh, 2)), fill="none", stroke=ink,
-                   stroke_width=1))
-    if c.kind in ("infantry", "hw", "unit", "cavalry"):  # infantry: a saltire; cavalry: one slash
-        g.add(dwg.line((round(bx, 2), round(by + bh, 2)), (round(bx + bw, 2), round(by, 2)), stroke=ink))
-    if c.kind in ("infantry", "hw", "unit"):
-        g.add(dwg.line((round(bx, 2), round(by, 2)), (round(bx + bw, 2), round(by + bh, 2)), stroke=ink))
-    if c.kind == "hw" or "artillery" in c.kind:  # a gun: a filled dot
-        g.add(dwg.circle((round(x, 2), round(by + bh / 2, 2)), 2.5, fill=ink))
+    for el in symbol_marks(dwg, symbol_of(c.kind), (round(bx, 2), round(by, 2), round(bw, 2), round(bh, 2)), ink, 2.5):
+        g.add(el)
     g.add(dwg.text(c.uid or "?", insert=(round(x, 2), round(y + s * 0.12, 2)), font_size=8, fill=ink,
                    font_family="sans-serif", text_anchor="middle", font_weight="bold"))
     vals = "-".join(str(v) for _, v in c.values)
@@ -576,7 +545,7 @@ def _overlay(dwg: Any, lay: Layout, pic: Picture, counters: Taken, tokens: Taken
                                     **{"class": f"bombardment side-{act.side}"}))
             if act.label:
                 w = 6.0 * len(act.label) + 8
-                box = _place(_label_places(lay, (tx, ty), w), counters, tokens, labels)
+                box = place(_label_places(lay, (tx, ty), w), counters, tokens, labels)
                 labels.add(box)
                 lx, ly = round((box[0] + box[2]) / 2, 2), round(box[3] - 3, 2)
                 if math.hypot(lx - tx, ly - ty) > R * 1.2:  # moved away from its hex: a thin line leads back
@@ -605,19 +574,7 @@ ACTION_WORDS = {"move": "move", "advance": "advance after combat", "fire": "fire
                 "melee": "melee", "defensive-fire": "defensive fire", "bombard": "bombardment",
                 "bombardment": "bombardment (ring: the hex hit)", "drift": "marker drift",
                 "spot": "spotter's line of sight"}
-SYMBOLS = (("infantry", "infantry"), ("hw", "heavy weapons"), ("cavalry", "cavalry"), ("artillery", "artillery"))
 WRAP = 42  # characters of a legend line at font size 10 (the legend is 250 px wide)
-
-
-def _symbol(kind: str) -> str:
-    """Which symbol of SYMBOLS a counter of this kind carries (see `_counter`)."""
-    if kind == "hw":
-        return "hw"
-    if kind == "cavalry":
-        return "cavalry"
-    if "artillery" in kind:
-        return "artillery"
-    return "infantry"
 
 
 def _wrap(words: str, width: int = WRAP) -> list[str]:
@@ -682,7 +639,7 @@ def _legend(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter, x0: float,
         rows.row(f"{adapter.side_name(side)} counter", dwg.rect((x0 + 13, rows.y - 11), (16, 14), fill=fill, rx=2))
     counters = pic.own + pic.enemy
     for symbol, words in SYMBOLS:
-        if any(_symbol(c.kind) == symbol for c in counters):
+        if any(symbol_of(c.kind) == symbol for c in counters):
             rows.row(words, *_symbol_sample(dwg, symbol, cx, rows.y - 4), key=f"symbol-{symbol}")
     for line in adapter.value_note.split("\n"):
         rows.text(line.strip())
@@ -716,16 +673,8 @@ def _legend(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter, x0: float,
 def _symbol_sample(dwg: Any, symbol: str, x: float, y: float) -> list[Any]:
     """The unit symbol of `_counter` on a plain counter colour, centred at (x, y)."""
     bw, bh = 16.0, 8.0
-    bx, by = x - bw / 2, y - bh / 2
-    out = [dwg.rect((x - 11, y - 7), (22, 14), rx=2, fill="#5b5b5b"),
-           dwg.rect((bx, by), (bw, bh), fill="none", stroke="#ffffff", stroke_width=1)]
-    if symbol in ("infantry", "hw", "cavalry"):
-        out.append(dwg.line((bx, by + bh), (bx + bw, by), stroke="#ffffff"))
-    if symbol in ("infantry", "hw"):
-        out.append(dwg.line((bx, by), (bx + bw, by + bh), stroke="#ffffff"))
-    if symbol in ("hw", "artillery"):
-        out.append(dwg.circle((x, y), 2, fill="#ffffff"))
-    return out
+    return [dwg.rect((x - 11, y - 7), (22, 14), rx=2, fill="#5b5b5b"),
+            *symbol_marks(dwg, symbol, (x - bw / 2, y - bh / 2, bw, bh), "#ffffff", 2)]
 
 
 def _legend_marks(dwg: Any, rows: _Rows, marks: list[Mark], keys: dict[str, str], adapter: Adapter,

@@ -27,6 +27,8 @@ from pbem.geometry.plane import Base, Point, Shape
 
 from .adapters import TABLE_MOVES, Adapter, Area, Circle, Figure, Sector, TableAction, TableMark, TablePicture
 from .board import TableBoard, TableFeature
+from .place import Box, Taken, place
+from .symbols import SYMBOLS, symbol_marks, symbol_of
 
 FIT = 1000.0  # px of the longer side of the drawn part of the table
 LEFT, TOP, RIGHT, BOTTOM = 58.0, 84.0, 18.0, 40.0  # margins round the table: labels left and below, the heading above
@@ -61,6 +63,11 @@ MARK_STYLE = {"pinned": ("#ffd43b", "#111111", "P"), "suppressed": ("#f08c00", "
               "kill": ("#b00000", "#ffffff", "✕"), "fire": ("#c92a2a", "#ffffff", "F")}
 MARK_FALLBACK = ("#495057", "#ffffff")
 FRONT = "#ffd23f"  # the front edge of a base
+LEGIBLE = 8.0  # px: the smallest text printed on a base; a base too small for it is labelled beside it
+LABEL_SIZE = 10.0  # px: a label beside its bases
+GROUP_GAP = 30.0  # px: bases of one side and label at most this far apart share one label beside them
+TABLE_SYMBOLS = ("armour",)  # base kinds drawn with their unit symbol (symbols.py) on the base
+SYMBOL_MIN = 12.0  # px across a base, the least that holds a symbol
 
 
 def _hashed(kind: str) -> str:
@@ -170,6 +177,9 @@ class _Drawing:
         self.sides = tuple(sides) or tuple(sorted({f.side for f in pic.figures} | {z.side for z in pic.map.zones}))
         self.dwg = svgwrite.Drawing(size=(f"{frame.width + LEGEND_W:.0f}", f"{frame.height:.0f}"), debug=False)
         self.arrows: dict[str, str] = {}
+        self.taken = Taken()  # the page boxes of bases and markers, which a base's label keeps clear of
+        self.outside: list[tuple[str, str, Box]] = []  # (side, text, page box) of bases labelled beside them
+        self.symbols: set[str] = set()  # the unit symbols drawn on bases, for the legend
 
     def colour(self, side: str) -> str:
         return side_colour(side, self.sides)
@@ -378,14 +388,60 @@ class _Drawing:
                                  **{"class": "footprint"}))
             item.add(dwg.line(page[0], page[1], stroke=FRONT, stroke_width=3, **{"class": "front"}))
             x, y = f.page(fig.centre)
-            text = fig.label or fig.unit or fig.uid or "?"
+            text = fig.label or fig.unit or fig.uid
             across = min(fig.width, fig.depth) * f.scale  # px: the text fits across the base, more or less
-            size = _r(min(max(min(across * 0.4, across / (0.62 * len(text))), 5.0), 11.0))
-            item.add(dwg.text(text, insert=(x, _r(y + size * 0.35)), font_size=size, fill="#ffffff",
-                              font_weight="bold"))
+            size = _r(min(across * 0.4, across / (0.62 * max(len(text), 1)), 11.0))
+            symbol = symbol_of(fig.kind) if fig.kind in TABLE_SYMBOLS and across >= SYMBOL_MIN else ""
+            if symbol:  # upright in the middle of the base, whatever its facing
+                self.symbols.add(symbol)
+                bw, bh = _r(across * 0.62), _r(across * 0.38)
+                for el in symbol_marks(dwg, symbol, (_r(x - bw / 2), _r(y - bh / 2), bw, bh), "#ffffff", 1.5):
+                    item.add(el)
+            if text and size >= LEGIBLE and not symbol:
+                item.add(dwg.text(text, insert=(x, _r(y + size * 0.35)), font_size=size, fill="#ffffff",
+                                  font_weight="bold"))
+            elif text:  # too small to read on the base: one label by the unit's bases (`labels`)
+                box = (min(p[0] for p in page), min(p[1] for p in page), max(p[0] for p in page), max(p[1] for p in page))
+                self.outside.append((fig.side, text, box))
+            self.taken.add((min(p[0] for p in page), min(p[1] for p in page), max(p[0] for p in page),
+                            max(p[1] for p in page)))
             g.add(item)
         table.add(g)
         return drawn
+
+    def labels(self, table: Any) -> None:
+        """The labels too small to read on their bases, LABEL_SIZE px beside them: one for each group of bases
+        of one side and text lying near one another (a unit's bases, usually), below it (a fire's label goes
+        above its target), else above, else beside it, clear of the other labels and, where it can be, of bases and markers."""
+        dwg = self.dwg
+        groups: list[tuple[str, str, Box]] = []
+        for side, text, box in self.outside:
+            near = next((i for i, (s2, t2, b2) in enumerate(groups) if (s2, t2) == (side, text)
+                         and box[0] - b2[2] <= GROUP_GAP and b2[0] - box[2] <= GROUP_GAP
+                         and box[1] - b2[3] <= GROUP_GAP and b2[1] - box[3] <= GROUP_GAP), None)
+            if near is None:
+                groups.append((side, text, box))
+            else:
+                b2 = groups[near][2]
+                groups[near] = (side, text, (min(b2[0], box[0]), min(b2[1], box[1]), max(b2[2], box[2]),
+                                             max(b2[3], box[3])))
+        g = dwg.g(id="labels-beside", font_family="sans-serif", font_size=LABEL_SIZE, font_weight="bold",
+                  text_anchor="middle")
+        placed = Taken()
+        for side, text, (x0, y0, x1, y1) in groups:
+            w, h = _r(LABEL_SIZE * 0.62 * len(text) + 6), LABEL_SIZE + 3.0
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            spots = [(cx, y1 + 2 + h / 2), (cx, y0 - 2 - h / 2), (x0 - 2 - w / 2, cy), (x1 + 2 + w / 2, cy),
+                     (cx, y1 + 4 + 1.5 * h), (cx, y0 - 4 - 1.5 * h)]
+            box = place([(a - w / 2, b - h / 2, a + w / 2, b + h / 2) for a, b in spots], placed, self.taken)
+            placed.add(box)
+            colour = self.colour(side)
+            item = dwg.g(**{"class": f"base-label side-{side}"})
+            item.add(dwg.rect((_r(box[0]), _r(box[1])), (w, h), rx=2, fill="#ffffff", fill_opacity=0.85,
+                              stroke=colour, stroke_width=1.5))
+            item.add(dwg.text(text, insert=(_r((box[0] + box[2]) / 2), _r(box[3] - 3.5)), fill="#111111"))
+            g.add(item)
+        table.add(g)
 
     def marks(self, table: Any, drawn: Mapping[str, list[tuple[float, float]]]) -> None:
         dwg, f = self.dwg, self.frame
@@ -421,6 +477,7 @@ class _Drawing:
                            + (f" on {mark.on}" if mark.on else ""))
             token.add(dwg.rect((_r(x - w / 2), _r(y - 7)), (_r(w), 14), rx=2, fill=fill, stroke="#111111",
                                stroke_width=1))
+            self.taken.add((x - w / 2, y - 7, x + w / 2, y + 7))
             token.add(dwg.text(text, insert=(x, _r(y + 3.5)), font_size=9, font_weight="bold", fill=ink))
             g.add(token)
         table.add(g)
@@ -564,6 +621,18 @@ class _Drawing:
             g.add(dwg.line((x0 + 10, y - 11), (x0 + 26, y - 11), stroke=FRONT, stroke_width=3))
             g.add(dwg.text(f"{self.name(side)} base", insert=(x0 + 32, y)))
             y += 18
+        for symbol, words in SYMBOLS:
+            if symbol in self.symbols:
+                g.add(dwg.rect((x0 + 10, y - 11), (16, 14), fill="#5b5b5b"))
+                for el in symbol_marks(dwg, symbol, (x0 + 11.5, y - 8.5, 13.0, 9.0), "#ffffff", 1.5):
+                    g.add(el)
+                g.add(dwg.text(f"{words} base", insert=(x0 + 32, y)))
+                y += 18
+        if self.outside:
+            g.add(dwg.rect((x0 + 10, y - 11), (16, 14), rx=2, fill="#ffffff", stroke="#555555", stroke_width=1.5))
+            g.add(dwg.text("label beside bases too small to print", insert=(x0 + 32, y)))
+            g.add(dwg.text("on: their unit", insert=(x0 + 32, _r(y + 13))))
+            y += 31
         for kind in sorted({m.kind for m in self.pic.marks}):
             fill, ink, letters = MARK_STYLE.get(kind, (*MARK_FALLBACK, kind[:2].capitalize()))
             g.add(dwg.rect((x0 + 10, y - 11), (16, 14), fill=fill, rx=2, stroke="#111111"))
@@ -612,6 +681,7 @@ def draw(pic: TablePicture, heading: Sequence[str] = (), adapter: Adapter | None
     drawn = d.figures(table)
     d.marks(table, drawn)
     d.overlay(table)
+    d.labels(table)
     dwg.add(table)
     dwg.add(dwg.rect((frame.left, frame.top), (_r(frame.right_edge - frame.left), _r(frame.bottom_edge - frame.top)),
                      fill="none", stroke="#333333", stroke_width=1.2, id="table-border"))

@@ -425,13 +425,6 @@ function tablePoint(event) {
   return [axis(xs, "x", p.x), axis(ys, "y", p.y)];
 }
 
-function labelHexes(svg) {
-  // The terrain polygons and the hex-id labels are drawn in the same order (pbem/render/svg.py).
-  const cells = svg.querySelectorAll("#terrain polygon.hex");
-  const names = svg.querySelectorAll("#hex-ids text");
-  if (cells.length === names.length) cells.forEach((cell, i) => { cell.dataset.hex = names[i].textContent; });
-}
-
 // --- save, sign, armor ----------------------------------------------------------------------------
 function show(answer) {
   const lines = [];
@@ -486,9 +479,7 @@ async function start() {
   $("report").textContent = desk.report;
   if (desk.svg) {
     $("map").innerHTML = desk.svg;  // drawn by pbem render from this view alone
-    const svg = $("map").querySelector("svg");
-    labelHexes(svg);
-    svg.addEventListener("click", mapClick);
+    $("map").querySelector("svg").addEventListener("click", mapClick);  // hexes are named by data-hex
   }
   $("orders-pane").hidden = false;
   if (!desk.gives_orders) {

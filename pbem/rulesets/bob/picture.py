@@ -26,8 +26,8 @@ from pbem.render.adapters import Action, Adapter, Counter, Mark, Picture, View
 from .context import SIDES, Context, other
 
 SIDE_NAMES = {"american": "American", "german": "German"}
-SYMBOLS = {"squad": "infantry", "wt": "hw", "gun": "artillery", "vehicle": "hw"}  # by unit kind (2.0, V2, V3);
-# a decoy gets none; the renderer has no armour symbol, so a vehicle says so in its note
+SYMBOLS = {"squad": "infantry", "wt": "hw", "gun": "artillery", "vehicle": "armour"}  # by unit kind (2.0, V2, V3;
+# the scenario's vehicles, a Sherman and a StuG, are tracked); a decoy gets none
 DIKE = "dike"  # the hex feature a map marks dike road hexes with (14.0)
 ROUT = "move"  # the overlay kind a rout is drawn as (the drawing has no kind of its own for it)
 PHASE_NAMES = {"setup": "Set-up", "preturn": "Pre-turn", "operations": "Operations", "rout": "Rout",

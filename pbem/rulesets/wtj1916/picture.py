@@ -14,7 +14,7 @@ from pbem.render.adapters import Adapter, Figure, TableAction, TableMark, TableP
 from .context import SIDES, Context
 
 FIGURE_KIND = {"infantry": "infantry", "cavalry": "cavalry", "machine-gun": "mg", "mortar": "mortar", "gun": "gun",
-               "tank": "vehicle", "armoured-car": "vehicle"}
+               "tank": "armour", "armoured-car": "vehicle"}  # a tank's base carries the armour symbol
 
 
 class Wtj1916Adapter(Adapter):
