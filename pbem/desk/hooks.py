@@ -7,12 +7,16 @@ reading only the side's view (`ctx` is the ruleset's prepared context, `view` th
 
     spec(ctx, view) -> {"kinds": [KIND, ...], "next_phase": None | {"phase", "section", "kinds"}}
         KIND: {"kind", "label", "section", "auto": bool, "fields": [FIELD, ...]}
-        FIELD: {"name" (the order's key, in the file's key order), "type", "label",
-                "optional", "keep_empty" (an empty list is written), "keep_false" (a flag not set is
-                written `false`), "values" (enum: words or numbers), "value" (const)}
-        types: unit, units, hex, path, list, enum, flag, const
+        FIELD: {"name" (the order's key, in the file's key order; "a.b" is key b under key a), "type",
+                "label", "optional", "keep_empty" (an empty list is written), "keep_false" (a flag not
+                set is written `false`), "values" (enum: words or numbers), "value" (const), "clicks"
+                (map clicks go to this field once the others are filled)}
+        types: unit, units, hex, path, list, enum, flag, const; on a table point and points ([x, y] in
+        whole table units, read off the picture's grid)
+        "auto": the order is added once complete and the same kind starts again
     candidates(ctx, view, draft, field, ok) -> list[str] | None
-        what may be picked for `field` (None: any hex of the map); `draft` holds "kind", "order"
+        what may be picked for `field` (None: any hex of the map, or any point of a table; not asked
+        for enum, flag and const fields); `draft` holds "kind", "order"
         (the fields picked so far), "orders" (this phase's orders before it), "next" (the next
         phase's orders, or None) and "target" ("main" or "next"); `ok(order)` is the ruleset's own
         `validate` on the orders before it plus `order`, true when it finds nothing wrong with it
