@@ -14,6 +14,7 @@ its place in `reason`: it turns red (XPASS) once the defect is fixed, and then t
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,19 @@ def test_a_rewound_turn_is_reported_in_one_clear_line(tmp_path: Path) -> None:
     [line] = [line for line in result.out.splitlines() if "equivocation" in line]
     assert "signed proof" in line  # the defence holds: the two signed views of seq 1 are named
     assert "equivocation: equivocation" not in line, line
+
+
+# --- the newcomer: a picture to mail ---------------------------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="pbem/render/cli.py cmd_render: `--png` without cairosvg is refused (exit 2) "
+                   "only after the SVG is written, and `--out map.png --png` writes SVG text into map.png (--out "
+                   "names the SVG; the PNG goes beside it under the same name). A refused command should write "
+                   "nothing: look for cairosvg first (png_bytes before write_text), and refuse an --out ending "
+                   "in .png or take it as the PNG's name")
+def test_a_png_refused_for_want_of_cairosvg_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as on a machine without the render extra
+    out = tmp_path / "map.png"
+    result = run("render", TOC_SAMPLE / "views" / "0000" / "german.yaml", "--png", "--out", out)
+    assert result.rc == 2 and "cairosvg" in result.err
+    assert sorted(tmp_path.iterdir()) == [], "a refused render left files behind"
