@@ -26,11 +26,8 @@ import json
 import re
 from typing import Any, Iterable, Mapping
 
-from jsonschema import Draft202012Validator, _keywords, validators
-from jsonschema.exceptions import SchemaError as JsonSchemaError
-from jsonschema.exceptions import best_match
-
 from pbem.core.errors import DocPath, Problem, SchemaError, format_path
+from pbem.core.quickschema import QuickSchema
 from pbem.core.yamlio import Document
 
 __all__ = ["MAX_PROBLEMS", "WHAT", "validate", "problems", "check_schema", "closest", "stopped_problem",
@@ -176,23 +173,45 @@ def _one_of(validator: Any, branches: Any, instance: Any, schema: Any) -> Iterab
                     break
         if matched == 1:
             return
-    checked: Iterable[Any] = _JSONSCHEMA_ONE_OF(validator, branches, instance, schema)
+    from jsonschema import _keywords
+
+    jsonschema_one_of: Any = _keywords.oneOf
+    checked: Iterable[Any] = jsonschema_one_of(validator, branches, instance, schema)
     yield from checked
 
 
-_JSONSCHEMA_ONE_OF: Any = _keywords.oneOf
-_extend: Any = validators.extend
-_Validator: Any = _extend(Draft202012Validator, {"oneOf": _one_of})
+_VALIDATOR_CLASS: list[Any] = []
+
+
+def _validator_class() -> Any:
+    """Draft 2020-12 with our `oneOf`; jsonschema is imported on first need (it costs about 80 ms)."""
+    if not _VALIDATOR_CLASS:
+        from jsonschema import Draft202012Validator, validators
+
+        extend: Any = validators.extend
+        _VALIDATOR_CLASS.append(extend(Draft202012Validator, {"oneOf": _one_of}))
+    return _VALIDATOR_CLASS[0]
 
 
 class _Compiled:
-    __slots__ = ("schema", "validator", "originals", "text")
+    """A schema made ready: its regexes translated, the quick verdict, jsonschema's validator when asked for."""
+
+    __slots__ = ("schema", "translated", "quick", "_validator", "originals", "text")  # _validator: shared by twins
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.schema = schema
         self.originals: dict[str, str] = {}
-        self.validator = _Validator(_translate(schema, self.originals))
+        self.translated = _translate(schema, self.originals)
+        self.quick = QuickSchema(self.translated)
+        self._validator: list[Any] = []
         self.text: str | None = None  # the schema's repr, when `_compiled` keeps it by that
+
+    @property
+    def validator(self) -> Any:
+        """jsonschema's validator (built, and jsonschema imported, on first use)."""
+        if not self._validator:
+            self._validator.append(_validator_class()(self.translated))
+        return self._validator[0]
 
     @classmethod
     def again(cls, compiled: "_Compiled", schema: Mapping[str, Any]) -> "_Compiled":
@@ -200,8 +219,8 @@ class _Compiled:
         if compiled.schema is schema:
             return compiled
         twin = cls.__new__(cls)
-        twin.schema, twin.validator, twin.originals = schema, compiled.validator, compiled.originals
-        twin.text = compiled.text
+        twin.schema, twin.translated, twin.originals = schema, compiled.translated, compiled.originals
+        twin.quick, twin._validator, twin.text = compiled.quick, compiled._validator, compiled.text
         return twin
 
 
@@ -331,6 +350,8 @@ def _leaves(error: _Error) -> list[_Error]:
     """The errors worth reporting for one top-level error (descending into oneOf/anyOf)."""
     if not error.context or error.validator not in ("oneOf", "anyOf"):
         if error.context:
+            from jsonschema.exceptions import best_match
+
             best = best_match([error])
             return [best] if best is not None else [error]
         return [error]
@@ -574,6 +595,8 @@ def problems(doc: Document, schema: Mapping[str, Any], *, limit: int = MAX_PROBL
     says that the rest of the document was not checked.
     """
     compiled = _compiled(schema)
+    if compiled.quick.verdict(doc.data) is True:
+        return []
     passed = _passed_key(compiled, doc.data)
     if passed is not None and passed in _PASSED:
         return []
@@ -634,7 +657,11 @@ def stopped_problem(limit: int, file: str | None) -> Problem:
 
 def is_valid(data: Any, schema: Mapping[str, Any]) -> bool:
     """Whether `data` matches `schema`: the quick yes or no, without the explanations of `problems`."""
-    return bool(_compiled(schema).validator.is_valid(data))
+    compiled = _compiled(schema)
+    verdict = compiled.quick.verdict(data)
+    if verdict is not None:
+        return verdict
+    return bool(compiled.validator.is_valid(data))
 
 
 def validate(doc: Document, schema: Mapping[str, Any]) -> None:
@@ -644,6 +671,10 @@ def validate(doc: Document, schema: Mapping[str, Any]) -> None:
 
 def check_schema(schema: Mapping[str, Any]) -> None:
     """Raise SchemaError unless `schema` is a valid draft 2020-12 schema with usable regexes."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError as JsonSchemaError
+    from jsonschema.exceptions import best_match
+
     found: list[Problem] = []
     declared = schema.get("$schema")
     if declared is not None and str(declared).rstrip("#") != DRAFT_2020_12:
