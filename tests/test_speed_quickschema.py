@@ -85,7 +85,8 @@ def _mutations(data: Any, rng: random.Random, count: int) -> Iterator[Any]:
     replacements: list[Any] = [None, True, False, 0, 1, -1, 10**6, "", "x", "0001", "US01", [], {}, ["x"], {"x": 1}]
     for _ in range(count):
         copy = copy_module.deepcopy(data)
-        holder, key = None, None
+        holder: Any = None
+        key: Any = None
         node = copy
         for _depth in range(rng.randint(1, 6)):
             if isinstance(node, dict) and node:
