@@ -103,7 +103,7 @@ def _mutations(data: Any, rng: random.Random, count: int) -> Iterator[Any]:
             holder[key] = rng.choice(replacements)
         elif action == 1 and isinstance(holder, dict):
             del holder[key]
-        elif action == 1:
+        elif action == 1 and isinstance(holder, list):
             holder.append(holder[key])  # a repeated item (uniqueItems)
         elif action == 2 and isinstance(holder, dict):
             holder[rng.choice(["extra", "kind", "seq", "side", "move", "fire", "hex", "unit"])] = rng.choice(replacements)
