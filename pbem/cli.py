@@ -10,13 +10,9 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import __version__
-from .core.api import (DEFAULT_CHAIN_LENGTH, GAME_ID, Game, Ledger, PbemError, Problem, Ruleset, SignatureError,
-                       UsageError, adjudicate, answer_from_text, audit_report, bot_orders_file, check_from_referee,
-                       check_orders, check_player, check_schema, export, exported_schemas, game_from_file,
-                       held_games, ledger_summary, ledgers_holding, new_game, noted_referee_key,
-                       orders_template, read_signed_file, read_view, refuse_rewound_in, reply_document,
-                       request_text, require_game_dir, ruleset, run_case_file, schema_for, show_value, signing, status,
-                       submit, yamlio)
+from .core import api
+from .core.api import (PbemError, Problem, SignatureError, UsageError, check_schema, require_game_dir, ruleset,
+                       signing, yamlio)
 
 Handler = Callable[[argparse.Namespace], int]
 LEDGER_HELP = "the player's ledger base folder (default: $PBEM_LEDGER, else ~/.pbem/ledger); docs/ledger.md"
@@ -78,7 +74,7 @@ def cmd_sign(args: argparse.Namespace) -> int:
     namespace, kind = _namespace_for(data, str(path))
     key = _load_key(args.key)
     if args.game:
-        _refuse_wrong_signer(kind, _signing_context(data, str(path))[1], key, game_from_file(args.game), str(path))
+        _refuse_wrong_signer(kind, _signing_context(data, str(path))[1], key, api.game_from_file(args.game), str(path))
     else:
         print("note: the key was not checked against the game's keys (give --game game.yaml to check it)",
               file=sys.stderr)
@@ -99,7 +95,7 @@ def cmd_sign(args: argparse.Namespace) -> int:
     return 0
 
 
-def _owner_of(key: signing.SigningKey, game: Game) -> str | None:
+def _owner_of(key: signing.SigningKey, game: api.Game) -> str | None:
     """Who holds this key in the game: a side's name, "the referee", or None."""
     mine = key.public_line.split()[:2]
     for side, line in game.side_keys.items():
@@ -108,13 +104,13 @@ def _owner_of(key: signing.SigningKey, game: Game) -> str | None:
     return "the referee" if game.referee_key.split()[:2] == mine else None
 
 
-def _whose(owner: str | None, game: Game) -> str:
+def _whose(owner: str | None, game: api.Game) -> str:
     if owner is None:
         return f"no key of game {game.id}"
     return "the referee's" if owner == "the referee" else f"{owner}'s"
 
 
-def _refuse_wrong_signer(kind: str, doc: dict[str, Any], key: signing.SigningKey, game: Game, path: str) -> None:
+def _refuse_wrong_signer(kind: str, doc: dict[str, Any], key: signing.SigningKey, game: api.Game, path: str) -> None:
     """A player signs only its own side's orders and replies; the referee's kinds only the referee signs."""
     if doc.get("game") != game.id:
         raise UsageError(Problem(f"this file is of game {doc.get('game')!r}, and --game is {game.id!r}", file=path,
@@ -132,7 +128,7 @@ def _refuse_wrong_signer(kind: str, doc: dict[str, Any], key: signing.SigningKey
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    game = game_from_file(args.game)
+    game = api.game_from_file(args.game)
     path = Path(args.file)
     data = yamlio.read_file(path)
     namespace, kind = _namespace_for(data, str(path))
@@ -176,8 +172,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     game_id = args.id or args.game_id_alias
     if not game_id:
         raise UsageError("give the new game's id: --id ID (lower case letters, digits and -, 3 to 64 characters)")
-    game = new_game(args.scenario, game_id, key, sides, args.dir, addresses=addresses, settings=settings,
-                    chain_length=args.chain_length or DEFAULT_CHAIN_LENGTH, referee_key_path=Path(args.referee_key))
+    game = api.new_game(args.scenario, game_id, key, sides, args.dir, addresses=addresses, settings=settings,
+                    chain_length=args.chain_length or api.DEFAULT_CHAIN_LENGTH, referee_key_path=Path(args.referee_key))
     print(f"game {game.id} created in {args.dir}: {', '.join(game.sides)}; send each side "
           f"game.yaml(.sig) and views/0000/SIDE.yaml(.sig)")
     return 0
@@ -198,20 +194,20 @@ def _pairs(items: Sequence[str], option: str, form: str) -> dict[str, str]:
 
 def _referee_key(args: argparse.Namespace) -> signing.SigningKey:
     require_game_dir(args.game_dir)
-    path = args.key or noted_referee_key(args.game_dir)
+    path = args.key or api.noted_referee_key(args.game_dir)
     if not path:
         raise UsageError("no referee key: pass --key KEY")
     return _load_key(str(path))
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    print(status(args.game_dir, public=args.public))
+    print(api.status(args.game_dir, public=args.public))
     return 0
 
 
 def cmd_submit(args: argparse.Namespace) -> int:
     require_game_dir(args.game_dir)
-    result = submit(args.game_dir, args.file, args.sig,
+    result = api.submit(args.game_dir, args.file, args.sig,
                     referee_key=_load_key(args.key) if args.key else None)
     for receipt in result.receipts:
         print(receipt.for_referee())
@@ -221,7 +217,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    report = adjudicate(args.game_dir, _referee_key(args), missing_none=args.missing == "none", lapse=args.lapse)
+    report = api.adjudicate(args.game_dir, _referee_key(args), missing_none=args.missing == "none", lapse=args.lapse)
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(report.message)
@@ -232,7 +228,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     require_game_dir(args.game_dir)
-    report = audit_report(args.game_dir)
+    report = api.audit_report(args.game_dir)
     if report.found:
         print(f"audit of {args.game_dir}: walked to the end ({report.summary}), with the problems below", file=sys.stderr)
     return _report(report.found, f"OK: {args.game_dir}: {report.summary}")
@@ -240,7 +236,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     require_game_dir(args.game_dir)
-    names = export(args.game_dir, args.out, unfinished=args.unfinished)
+    names = api.export(args.game_dir, args.out, unfinished=args.unfinished)
     print(f"wrote {args.out}: {len(names)} files, without the referee's secrets")
     return 0
 
@@ -262,15 +258,15 @@ def _from_referee(path: str, game_file: str | None, kind: str) -> None:
     sig = Path(path + ".sig")
     if sig.exists() or sig.is_symlink():
         signing.read_signature(sig)
-    check_from_referee(path, game_from_file(game_file), kind)
+    api.check_from_referee(path, api.game_from_file(game_file), kind)
 
 
 def cmd_orders(args: argparse.Namespace) -> int:
     _from_referee(args.view, args.game, "view")
-    view = read_view(args.view)
+    view = api.read_view(args.view)
     ledger = _keep_in_ledger(args, args.view)
     _refuse_rewound(args, ledger, view.doc["game"], view.doc["side"], view.doc["seq"] + 1, view.ack, args.view)
-    text = orders_template(view)
+    text = api.orders_template(view)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}")
@@ -279,22 +275,22 @@ def cmd_orders(args: argparse.Namespace) -> int:
     return 0
 
 
-def _keep_in_ledger(args: argparse.Namespace, path: str) -> Ledger | None:
+def _keep_in_ledger(args: argparse.Namespace, path: str) -> api.Ledger | None:
     """With --game: keep the referee-signed file in the player's ledger; say what it contradicts."""
     if not args.game:
         return None
-    ledger = Ledger.open(game_from_file(args.game), args.ledger)
-    data, signature = read_signed_file(path)
+    ledger = api.Ledger.open(api.game_from_file(args.game), args.ledger)
+    data, signature = api.read_signed_file(path)
     for clash in ledger.record(data, signature, path).equivocations:
         print(f"warning: {clash}", file=sys.stderr)
     return ledger
 
 
-def _refuse_rewound(args: argparse.Namespace, ledger: Ledger | None, game_id: str, side: str, seq: int, ack: str,
+def _refuse_rewound(args: argparse.Namespace, ledger: api.Ledger | None, game_id: str, side: str, seq: int, ack: str,
                     built_on: str) -> None:
     """Orders for `seq` acking `ack`: refused when the ledger holds the side's view `seq` or later."""
-    ledgers = [ledger] if ledger is not None else ledgers_holding(game_id, ack, args.ledger)
-    refuse_rewound_in(ledgers, side, seq, ack, built_on)
+    ledgers = [ledger] if ledger is not None else api.ledgers_holding(game_id, ack, args.ledger)
+    api.refuse_rewound_in(ledgers, side, seq, ack, built_on)
 
 
 def _refuse_rewound_orders(args: argparse.Namespace, data: bytes, path: str) -> None:
@@ -302,7 +298,7 @@ def _refuse_rewound_orders(args: argparse.Namespace, data: bytes, path: str) -> 
     fields = (doc.get("game"), doc.get("side"), doc.get("seq"), doc.get("ack")) if isinstance(doc, dict) else ()
     if len(fields) == 4 and all(isinstance(value, str) for value in fields[:2] + fields[3:]) \
             and isinstance(fields[2], int) and not isinstance(fields[2], bool):
-        if GAME_ID.fullmatch(str(fields[0])):
+        if api.GAME_ID.fullmatch(str(fields[0])):
             _refuse_rewound(args, None, str(fields[0]), str(fields[1]), int(fields[2]), str(fields[3]), path)
 
 
@@ -320,7 +316,7 @@ def _report(findings: Sequence[object], ok_message: str) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     _from_referee(args.view, args.game, "view")
     _keep_in_ledger(args, args.view)
-    return _report(check_orders(read_view(args.view), args.orders),
+    return _report(api.check_orders(api.read_view(args.view), args.orders),
                    f"OK: {args.orders} passes every check its view allows")
 
 
@@ -347,10 +343,10 @@ def cmd_decide(args: argparse.Namespace) -> int:
     data = yamlio.read_file(path)
     request = _decision_request(yamlio.load_bytes(data, str(path)))
     _keep_in_ledger(args, args.request)
-    game = game_from_file(args.game) if args.game else None
+    game = api.game_from_file(args.game) if args.game else None
     rules = game.ruleset if game is not None else _ruleset_of(request["game"], args.ledger)
     if args.answer is None:
-        sys.stdout.write(request_text(request, rules))
+        sys.stdout.write(api.request_text(request, rules))
         return 0
     if not args.key:
         raise UsageError("--answer needs --key KEY: the reply is signed with your side's key")
@@ -360,7 +356,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
         if owner != request["side"]:
             raise UsageError(Problem(f"this request asks {request['side']}, and the key given is "
                                      f"{_whose(owner, game)}", file=str(path), legal=f"{request['side']}'s key"))
-    reply = reply_document(request, data, answer_from_text(request, args.answer, rules), rules)
+    reply = api.reply_document(request, data, api.answer_from_text(request, args.answer, rules), rules)
     text = yamlio.dump(reply).encode("utf-8")
     out = Path(args.out) if args.out else path.with_name(path.name.replace("request", "reply"))
     if out == path:
@@ -368,13 +364,13 @@ def cmd_decide(args: argparse.Namespace) -> int:
     out.write_bytes(text)
     signature = signing.sign(text, key, signing.namespace("orders", request["game"]))
     out.with_name(out.name + ".sig").write_text(signature, encoding="utf-8")
-    print(f"wrote {out} and {out}.sig (answer: {show_value(reply['answer'])}): submit them to the referee")
+    print(f"wrote {out} and {out}.sig (answer: {api.show_value(reply['answer'])}): submit them to the referee")
     return 0
 
 
-def _ruleset_of(game_id: str, ledger: str | None) -> Ruleset[Any] | None:
+def _ruleset_of(game_id: str, ledger: str | None) -> api.Ruleset[Any] | None:
     """The game's ruleset from the game.yaml the ledger holds (for the names of options); None if unknown."""
-    rulesets = {game.doc["ruleset"]["id"] for game in held_games(game_id, ledger)}
+    rulesets = {game.doc["ruleset"]["id"] for game in api.held_games(game_id, ledger)}
     try:
         return ruleset(rulesets.pop()) if len(rulesets) == 1 else None
     except PbemError:
@@ -382,7 +378,7 @@ def _ruleset_of(game_id: str, ledger: str | None) -> Ruleset[Any] | None:
 
 
 def cmd_verify_view(args: argparse.Namespace) -> int:
-    checked = check_player(args.views, args.game, ledger_base=args.ledger, receipts=args.receipts or (),
+    checked = api.check_player(args.views, args.game, ledger_base=args.ledger, receipts=args.receipts or (),
                            archive=args.archive)
     for note in checked.notes:
         print(note, file=sys.stderr)
@@ -390,11 +386,11 @@ def cmd_verify_view(args: argparse.Namespace) -> int:
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
-    ledger = Ledger.open(game_from_file(args.game), args.ledger)
+    ledger = api.Ledger.open(api.game_from_file(args.game), args.ledger)
     failed = 0
     for path in getattr(args, "files", None) or ():
         try:
-            data, signature = read_signed_file(path)
+            data, signature = api.read_signed_file(path)
             recorded = ledger.record(data, signature, path)
         except (PbemError, OSError) as error:
             print(f"not kept: {path}: {error}", file=sys.stderr)
@@ -403,7 +399,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         state = "kept" if recorded.new else "already held"
         print(f"{state}: {path} as {recorded.held.path.name} ({recorded.held.describe()})")
     if args.action == "show":
-        for line in ledger_summary(ledger):
+        for line in api.ledger_summary(ledger):
             print(line)
     clashes = ledger.equivocations()
     for clash in clashes:
@@ -418,21 +414,21 @@ def cmd_schema(args: argparse.Namespace) -> int:
     if args.export:
         out = Path(args.export)
         out.mkdir(parents=True, exist_ok=True)
-        for name, text in exported_schemas().items():
+        for name, text in api.exported_schemas().items():
             (out / name).write_text(text, encoding="utf-8")
             print(f"wrote {out / name}")
         return 0
     if not args.kind:
         raise UsageError("give a KIND (game, scenario, orders, turn, view, decision-request, decision-reply, "
                         "case) or --export DIR")
-    print(json.dumps(schema_for(args.kind, ruleset(args.ruleset) if args.ruleset else None), indent=2))
+    print(json.dumps(api.schema_for(args.kind, ruleset(args.ruleset) if args.ruleset else None), indent=2))
     return 0
 
 
 def cmd_case(args: argparse.Namespace) -> int:
     failures = 0
     for file in args.files:
-        outcome = run_case_file(file)
+        outcome = api.run_case_file(file)
         print(outcome)
         failures += 0 if outcome.passed else 1
     print(f"{len(args.files) - failures} passed, {failures} failed")
@@ -455,7 +451,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_bot(args: argparse.Namespace) -> int:
     require_game_dir(args.game_dir)
-    path = bot_orders_file(Path(args.game_dir), args.side, _load_key(args.key), Path(args.out) if args.out else None)
+    out = Path(args.out) if args.out else None
+    path = api.bot_orders_file(Path(args.game_dir), args.side, _load_key(args.key), out)
     print(f"wrote {path} and {path}.sig")
     return 0
 
@@ -493,7 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a side and its player's public key (a .pub file or an ssh-ed25519 line); once per side")
     p.add_argument("--dir", required=True, help="the new game directory (must not hold a game)")
     p.add_argument("--chain-length", type=int, metavar="N",
-                   help=f"how many adjudications the seed chain allows (default {DEFAULT_CHAIN_LENGTH})")
+                   help=f"how many adjudications the seed chain allows (default {api.DEFAULT_CHAIN_LENGTH})")
     p.add_argument("--address", action="append", default=[], metavar="SIDE=MAIL-ADDRESS",
                    help="where the mail judge sends that side's receipts and views")
     p.add_argument("--deadline", metavar="DURATION", help="for the mail judge: how long each phase stays open (72h)")

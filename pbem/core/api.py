@@ -58,36 +58,86 @@ UsageError (arguments a command cannot work with).
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import signing, yamlio
-from .adjudicator import AdjudicationReport, DecisionFile, adjudicate, decision_files
-from .archive import SECRET_DIR, Archive, atomic_write, fsync_dir, seq_dir, turn_rel, view_rel
-from .audit import AuditReport, Discrepancy, audit, audit_report
-from .cases import CaseOutcome, run_case_file
-from .chance import file_hash
 from .clock import Clock, StepClock, parse_duration, system_clock
 from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError, UsageError
-from .export import export
-from .from_referee import check_from_referee, game_from_file
-from .game import (DEFAULT_CHAIN_LENGTH, GAME_ID, REFEREE_KEY_NOTE, Game, initial_state, load_game, new_game,
-                   next_block, noted_referee_key)
-from .intake import Inspection, IntakeResult, Receipt, StoredCopy, inspect, submit
-from .ledger import Ledger, SignedFile, held_games, ledgers_holding, read_signed_file, summary as ledger_summary
-from .players import (ViewFile, answer_from_text, bot_orders_file, bot_seed, check_orders, option_names,
-                      orders_document, orders_template, parse_answer, read_view, refuse_rewound_in, reply_document,
-                      request_text)
-from .position import Position, announced_deadline, current_position, load_turn
-from .ruleset import STANDING_KEY, Rules, Ruleset, State, available, get, rules_for
-from .schemafiles import exported_schemas, load_schema, schema_for
-from .schemas import validate
-from .options import show as show_value
-from .signing import SigningKey
-from .status import result_text, status
-from .verify_view import PlayerCheck, check_player
-from .views import public_next
+
+if TYPE_CHECKING:  # the same names, imported on first use at run time (see `__getattr__`)
+    from .adjudicator import AdjudicationReport, DecisionFile, adjudicate, decision_files
+    from .archive import SECRET_DIR, Archive, atomic_write, fsync_dir, seq_dir, turn_rel, view_rel
+    from .audit import AuditReport, Discrepancy, audit, audit_report
+    from .cases import CaseOutcome, run_case_file
+    from .chance import file_hash
+    from .export import export
+    from .from_referee import check_from_referee, game_from_file
+    from .game import (DEFAULT_CHAIN_LENGTH, GAME_ID, REFEREE_KEY_NOTE, Game, initial_state, load_game, new_game,
+                       next_block, noted_referee_key)
+    from .intake import Inspection, IntakeResult, Receipt, StoredCopy, inspect, submit
+    from .ledger import Ledger, SignedFile, held_games, ledgers_holding, read_signed_file
+    from .ledger import summary as ledger_summary
+    from .options import show as show_value
+    from .players import (ViewFile, answer_from_text, bot_orders_file, bot_seed, check_orders, option_names,
+                          orders_document, orders_template, parse_answer, read_view, refuse_rewound_in,
+                          reply_document, request_text)
+    from .position import Position, announced_deadline, current_position, load_turn
+    from .ruleset import STANDING_KEY, Rules, Ruleset, State, available, get, rules_for
+    from .schemafiles import exported_schemas, load_schema, schema_for
+    from .schemas import validate
+    from .signing import SigningKey
+    from .status import result_text, status
+    from .verify_view import PlayerCheck, check_player
+    from .views import public_next
+
+# name -> (module of pbem.core, its name there). A one-shot command imports only what it uses:
+# importing every core module up front cost about 75 ms of a `pbem check`.
+_LAZY: dict[str, tuple[str, str]] = {
+    **{name: ("adjudicator", name) for name in ("AdjudicationReport", "DecisionFile", "adjudicate", "decision_files")},
+    **{name: ("archive", name) for name in ("SECRET_DIR", "Archive", "atomic_write", "fsync_dir", "seq_dir",
+                                            "turn_rel", "view_rel")},
+    **{name: ("audit", name) for name in ("AuditReport", "Discrepancy", "audit", "audit_report")},
+    **{name: ("cases", name) for name in ("CaseOutcome", "run_case_file")},
+    "file_hash": ("chance", "file_hash"),
+    "export": ("export", "export"),
+    **{name: ("from_referee", name) for name in ("check_from_referee", "game_from_file")},
+    **{name: ("game", name) for name in ("DEFAULT_CHAIN_LENGTH", "GAME_ID", "REFEREE_KEY_NOTE", "Game",
+                                         "initial_state", "load_game", "new_game", "next_block",
+                                         "noted_referee_key")},
+    **{name: ("intake", name) for name in ("Inspection", "IntakeResult", "Receipt", "StoredCopy", "inspect",
+                                           "submit")},
+    **{name: ("ledger", name) for name in ("Ledger", "SignedFile", "held_games", "ledgers_holding",
+                                           "read_signed_file")},
+    "ledger_summary": ("ledger", "summary"),
+    "show_value": ("options", "show"),
+    **{name: ("players", name) for name in ("ViewFile", "answer_from_text", "bot_orders_file", "bot_seed",
+                                            "check_orders", "option_names", "orders_document", "orders_template",
+                                            "parse_answer", "read_view", "refuse_rewound_in", "reply_document",
+                                            "request_text")},
+    **{name: ("position", name) for name in ("Position", "announced_deadline", "current_position", "load_turn")},
+    **{name: ("ruleset", name) for name in ("STANDING_KEY", "Rules", "Ruleset", "State", "available", "get",
+                                            "rules_for")},
+    **{name: ("schemafiles", name) for name in ("exported_schemas", "load_schema", "schema_for")},
+    "validate": ("schemas", "validate"),
+    "SigningKey": ("signing", "SigningKey"),
+    **{name: ("status", name) for name in ("result_text", "status")},
+    **{name: ("verify_view", name) for name in ("PlayerCheck", "check_player")},
+    "public_next": ("views", "public_next"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name of another core module, imported when first asked for (PEP 562)."""
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__package__}.{where[0]}"), where[1])
+    globals()[name] = value
+    return value
+
 
 SIG_SUFFIX = ".sig"  # a detached signature: FILE and FILE.sig
 _SIDE = re.compile(r"[a-z0-9][a-z0-9-]*")  # a side's name, as game.yaml's schema allows it
@@ -98,6 +148,9 @@ _SIDE = re.compile(r"[a-z0-9][a-z0-9-]*")  # a side's name, as game.yaml's schem
 
 def note_referee_key(game_dir: Path | str, path: str) -> None:
     """Note where the referee's private key is, for `adjudicate` and the judge (relative: from the game folder)."""
+    from .archive import Archive
+    from .game import REFEREE_KEY_NOTE
+
     Archive(game_dir).write_secret_note(REFEREE_KEY_NOTE, path)
 
 
@@ -107,6 +160,11 @@ def turn_record(game: Game, seq: int) -> tuple[dict[str, Any], bytes | None]:
     For 0, the starting position in the same shape (no phases, events, rolls or orders; the
     `next` block view 0 announced) and no bytes.
     """
+    from .archive import Archive
+    from .game import initial_state, next_block
+    from .position import announced_deadline, load_turn
+    from .ruleset import rules_for
+
     archive = Archive(game.root)
     if seq == 0:
         state = initial_state(game)
@@ -122,6 +180,9 @@ def turn_record(game: Game, seq: int) -> tuple[dict[str, Any], bytes | None]:
 
 def decisions(game: Game, seq: int) -> dict[int, DecisionFile]:
     """The decision requests of adjudication `seq`, by index, each with its newest reply or lapse."""
+    from .adjudicator import decision_files
+    from .archive import Archive
+
     return decision_files(Archive(game.root), game, seq)
 
 
@@ -131,6 +192,8 @@ def decisions(game: Game, seq: int) -> dict[int, DecisionFile]:
 def lapse(game_dir: Path | str, referee_key: SigningKey, *, now: Clock = system_clock) -> AdjudicationReport:
     """Every decision request past its deadline unanswered takes its first option (the rules' default),
     recorded in a signed lapse file; then the adjudication goes on as `adjudicate` would."""
+    from .adjudicator import adjudicate
+
     return adjudicate(game_dir, referee_key, lapse=True, now=now)
 
 
@@ -141,6 +204,8 @@ class ArchiveView:
     """A game folder, read only: what is stored in it, never a way to store anything."""
 
     def __init__(self, game_dir: Path | str) -> None:
+        from .archive import Archive
+
         self._archive = Archive(game_dir)
         self.root = Path(game_dir)
 
@@ -154,6 +219,8 @@ class ArchiveView:
 
     def views(self, seq: int) -> list[tuple[str, str]]:
         """(side, path) of every signed view of adjudication `seq` (0: the starting views), by side."""
+        from .archive import view_rel
+
         folder = self.root / Path(view_rel(seq, "side")).parent
         if not folder.is_dir():
             return []
@@ -188,11 +255,15 @@ class ArchiveView:
 
 def require_game_dir(game_dir: Path | str) -> None:
     """ArchiveError unless the folder holds a game (its game.yaml); nothing else is checked."""
+    from .archive import Archive
+
     Archive(game_dir).require()
 
 
 def referee_folder(game_dir: Path | str) -> Path:
     """The referee's private folder inside a game folder (never exported, never sent)."""
+    from .archive import SECRET_DIR
+
     return Path(game_dir) / SECRET_DIR
 
 
@@ -201,16 +272,23 @@ def referee_folder(game_dir: Path | str) -> Path:
 
 def ruleset(ruleset_id: str) -> Ruleset[Any]:
     """The ruleset registered under this id; PbemError naming the known ids otherwise."""
+    from .ruleset import get
+
     return get(ruleset_id)
 
 
 def rulesets() -> list[str]:
     """The ids of every ruleset the registry knows (shipped, installed, named in $PBEM_RULESETS)."""
+    from .ruleset import available
+
     return available()
 
 
 def check_schema(doc: yamlio.Document, kind: str) -> None:
     """Validate a document against the JSON Schema of a core file kind; SchemaError with every fault."""
+    from .schemafiles import load_schema
+    from .schemas import validate
+
     validate(doc, load_schema(kind))
 
 
