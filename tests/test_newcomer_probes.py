@@ -21,7 +21,7 @@ import pytest
 
 from pbem.core import chance
 from pbem.core.audit import audit_report
-from tests.test_cli_lifecycle import run
+from tests.test_cli_lifecycle import make_cli_game, run
 from tests.test_ledger import deployed
 from tests.test_mail_kit import (ADDRESSES, body_text, deliver, maildir_judge, make_world, plain_mail, recipients,
                                  signed_orders, take_outbox)
@@ -143,3 +143,24 @@ def test_a_png_refused_for_want_of_cairosvg_writes_nothing(tmp_path: Path, monke
     result = run("render", TOC_SAMPLE / "views" / "0000" / "german.yaml", "--png", "--out", out)
     assert result.rc == 2 and "cairosvg" in result.err
     assert sorted(tmp_path.iterdir()) == [], "a refused render left files behind"
+
+
+# --- the attacker: a side called missing in a game without a deadline ---------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="trust gap (pbem/core/adjudicator.py, the --missing none check): in a game "
+                   "without settings.deadline, `pbem adjudicate --missing none` calls a side missing at any moment, "
+                   "before it has sent anything, so it holds no receipt and nothing it holds contradicts the turn. "
+                   "Knowing the seed and the other sides' entropy, the referee can work out the 'missing' outcome "
+                   "first and choose between it and waiting: the choice among outcomes docs/protocol.md says "
+                   "version 2 closes. Fix: refuse --missing none when no deadline was announced (and change "
+                   "tests/test_cli_lifecycle.py::test_missing_none_records_the_missing_side to set one); or, if "
+                   "by design, say so in README's 'What the referee can still do' and delete this test")
+def test_a_side_is_not_called_missing_in_a_game_without_a_deadline(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    game = make_cli_game(tmp_path)  # no --deadline: mail.md says such a game waits for every side
+    game.send("red", "- {place: hq, cell: 4}")
+    result = run("adjudicate", game.root, "--missing", "none")
+    assert result.rc == 2, result.text
+    assert not (game.root / "turns" / "0001").exists()
