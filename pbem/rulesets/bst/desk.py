@@ -4,8 +4,10 @@ point) are points clicked on the table picture.
 
 Everything is read from the side's view and judged by this ruleset's own functions: a unit, base,
 target or card is offered only where `ok(order)` (the ruleset's `validate` on the orders so far plus
-this one) finds nothing wrong with the order, or, for the bases, they are the unit's own in the view.
-Not yet clickable: `lead` (L1) and `call-mortar` (W6); `pbem orders` lists them for a hand-writer.
+this one) finds nothing wrong with the order, or, for the bases, they are the unit's own in the view
+(a lead's: the bases in the leader's command, L1). A platoon leader leads (L1) and calls its mortar
+(W6) on a point clicked on the table or on an enemy base; the rounds are picked once each (he,
+smoke), so a call of more bombs than that is written by hand.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from typing import Any, Callable, Mapping
 from pbem.geometry import plane
 
 from .context import Context
+from .leaders import commanded
 from .movement import allowance
-from .orders import bases_of
+from .orders import LED, bases_of
 
 Ok = Callable[[dict[str, Any]], bool]
 BEARINGS = list(range(0, 360, 45))  # whole degrees; a pivot of any other is typed by hand
@@ -27,12 +30,14 @@ def _field(name: str, type_: str, label: str, **more: Any) -> dict[str, Any]:
     return {"name": name, "type": type_, "label": label, **more}
 
 
-def _kind(act: str, label: str, section: str, *fields: dict[str, Any]) -> dict[str, Any]:
-    head = [_field("unit", "unit", "unit"), _field("act", "const", act, value=act),
-            _field("bases", "units", "bases taking it (none picked: all of them)", optional=True)]
+def _kind(act: str, label: str, section: str, *fields: dict[str, Any], kind: str | None = None,
+          bases: bool = True) -> dict[str, Any]:
+    head = [_field("unit", "unit", "unit"), _field("act", "const", act, value=act)]
+    if bases:
+        head.append(_field("bases", "units", "bases taking it (none picked: all of them)", optional=True))
     tail = [_field("card", "unit", "for this card of the unit (L1)", optional=True),
             _field("queued", "flag", "for the unit's next card (A1)", optional=True)]
-    return {"kind": act, "label": label, "section": section, "auto": False, "fields": head + list(fields) + tail}
+    return {"kind": kind or act, "label": label, "section": section, "auto": False, "fields": head + list(fields) + tail}
 
 
 POSITIONS = [_field("to", "point", "to this point", optional=True, clicks=True),
@@ -41,12 +46,22 @@ POSITIONS = [_field("to", "point", "to this point", optional=True, clicks=True),
              _field("distance", "enum", "as far as allowed", values=["max"], optional=True),
              _field("face", "point", "then face toward this point", optional=True)]
 TARGET = _field("target", "unit", "enemy unit fired at (F4)")
+MORTAR = _field("mortar", "unit", "the mortar called (W6)")
+ROUNDS = _field("rounds", "list", "the bombs, in order (W8, W9)")
+LEAD = _kind("lead", "Lead bases of the platoon", "L1", _field("do", "enum", "their one action", values=list(LED)),
+             _field("bases", "units", "bases led (in the leader's command)"),
+             {**TARGET, "optional": True}, *POSITIONS, bases=False)
 KINDS = [_kind("hold", "Hold", "A1"), _kind("hunker", "Hunker down", "H1"), _kind("recover", "Recover", "R2"),
          _kind("fire", "Fire", "F1", TARGET, _field("face", "enum", "pivot to (degrees, F2)", values=BEARINGS,
                                                     optional=True)),
          _kind("move", "Move", "M1", *POSITIONS), _kind("move-fire", "Fire, then move", "F6", TARGET, *POSITIONS),
          _kind("fight", "Fight in close combat", "C3"), _kind("retire", "Retire from close combat", "C7"),
-         _kind("set-up", "Set up a weapon", "W3"), _kind("sustain", "Sustained fire", "W4", TARGET)]
+         _kind("set-up", "Set up a weapon", "W3"), _kind("sustain", "Sustained fire", "W4"), LEAD,
+         _kind("call-mortar", "Call the mortar on a point", "W6", MORTAR,
+               _field("aim", "point", "aimed at this point", clicks=True), ROUNDS, bases=False),
+         _kind("call-mortar", "Call the mortar on an enemy base", "W6", MORTAR,
+               _field("aim", "unit", "aimed at this enemy base"), ROUNDS, kind="call-mortar-on-base", bases=False)]
+LEADING = ("lead", "call-mortar", "call-mortar-on-base")
 
 
 def spec(ctx: Context, view: Mapping[str, Any]) -> dict[str, Any]:
@@ -63,19 +78,29 @@ def _units(ctx: Context, view: Mapping[str, Any], own: bool) -> list[str]:
 def candidates(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any], field: str, ok: Ok) -> list[Any] | None:
     """What may be picked for `field` of the order being built (None: any point of the table)."""
     order = dict(draft["order"])
+    kind = draft.get("kind")
     if field == "unit":
-        return _units(ctx, view, own=True)
+        return [u for u in _units(ctx, view, own=True) if kind not in LEADING or ctx.units[u].leads]
     if "unit" not in order:
-        return [] if field in ("bases", "target", "card") else None
+        return [] if field in ("bases", "target", "card", "mortar", "aim", "rounds") else None
     unit = str(order["unit"])
     if field == "bases":
-        return bases_of(view, unit)
+        return sorted(commanded(ctx, view, unit)) if kind == "lead" else bases_of(view, unit)
     if field == "target":
-        before = {k: order[k] for k in ("unit", "act", "bases") if k in order}
+        before = {k: order[k] for k in ("unit", "act", "do", "bases") if k in order}
         return [t for t in _units(ctx, view, own=False) if ok({**before, "target": t})]
     if field == "card":
         meta = ctx.units[unit]
         return [c for c in (meta.card, meta.card2) if c is not None]
+    if field == "mortar":
+        company = ctx.company(unit)
+        return [b for b, e in sorted(view["bases"].items()) if e["weapon"] == "mortar" and e["unit"] in company]
+    if field == "rounds":
+        return ["he", "smoke"]
+    if field == "aim" and kind == "call-mortar-on-base":
+        call = {"unit": unit, "act": "call-mortar", "mortar": order.get("mortar", ""), "rounds": ["he"]}
+        return [b for b, e in sorted(view["bases"].items()) if ctx.side_of(e["unit"]) != view["side"]
+                and ok({**call, "aim": b})]
     return None
 
 
@@ -88,6 +113,8 @@ def notes(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any]) -> li
     """A move's allowance (M3), and a fire's distance centre to centre."""
     order = dict(draft["order"])
     act, unit, lines = order.get("act"), order.get("unit"), []
+    if act == "lead":
+        act = order.get("do")  # the bases led take that action (L1)
     if not isinstance(unit, str) or not bases_of(view, unit):
         return []
     if act in ("move", "move-fire"):
