@@ -28,6 +28,7 @@ from .leaders import commanded, commander_lost, in_leader_command
 from .mortars import fire_round
 from .opfire import Mover, react
 from .sustained import sweep
+from .vehicles import gun_shot
 from .orders import FIRES, MOVES, bases_of, firers_of, heading_of, named, plan
 
 # actions that only change a base's mark: the key, its new value, the heading, the event (W3, W4)
@@ -59,15 +60,26 @@ def resolve_markers(context: Context, state: State, bid: str, to_hit: int, dice:
     entry = state["bases"][bid]
     if not entry["markers"]:
         return None
+    if entry.get("vehicle") and entry.get("buttoned"):
+        events.append({"type": "shrugged", "section": "V1", "base": bid, "markers": entry["markers"]})
+        entry["markers"] = 0
+        return None
     extra = 1 if entry["weapon"] == "flamer" else 0  # W11: one die more for a flame-thrower
     outcome = hits.resolve(context.tables, dice, entry["status"], entry["kills"], entry["markers"] + extra, to_hit,
                            bid)
     if entry["weapon"] == "flamer" and outcome.kills >= context.tables.number("flamer_kills"):
         outcome = dataclasses.replace(outcome, removed=True)
+    crew_hit = bool(entry.get("vehicle")) and outcome.kills > entry["kills"]
+    if entry.get("vehicle"):  # V1: small arms reach only the crew's heads: no Kill, the hatches close
+        outcome = dataclasses.replace(outcome, kills=entry["kills"], removed=False)
     entry.update(markers=0, status=outcome.status, kills=outcome.kills)
-    events.append({"type": "resolved", "section": section, "base": bid, "markers": len(outcome.rolls),
-                   "to_hit": to_hit, "rolls": list(outcome.rolls), "rethrows": list(outcome.rethrows),
-                   "results": list(outcome.results), "status": outcome.status, "kills": outcome.kills})
+    event: Event = {"type": "resolved", "section": section, "base": bid, "markers": len(outcome.rolls),
+                    "to_hit": to_hit, "rolls": list(outcome.rolls), "rethrows": list(outcome.rethrows),
+                    "results": list(outcome.results), "status": outcome.status, "kills": outcome.kills}
+    if crew_hit:
+        entry["buttoned"] = True
+        event["buttoned"] = True
+    events.append(event)
     if outcome.removed:
         remove(context, state, bid, events, "R1")
     return outcome
@@ -95,8 +107,17 @@ def activate(context: Context, state: State, unit: str, orders: Sequence[Mapping
         state["led"] = sorted({*state.get("led", []), unit})
         state["activated"] = sorted({*state["activated"], *units, *([] if second else [unit])})
         return
-    run(context, state, side, bases_of(state, unit), orders, dice, decisions, events)
+    convoy = list(dict.fromkeys(order["unit"] for order in orders if order["unit"] != unit))
+    own = [order for order in orders if order["unit"] == unit]
+    if convoy:
+        events.append({"type": "convoy", "section": "V3", "unit": unit, "units": convoy})
+    run(context, state, side, bases_of(state, unit), own, dice, decisions, events)
     state["activated"] = sorted({*state["activated"], unit})
+    for other in convoy:  # V3: the tanks of a convoy activate with the drawn one, in the order given
+        if bases_of(state, other):
+            run(context, state, side, bases_of(state, other), [o for o in orders if o["unit"] == other], dice,
+                decisions, events)
+        state["activated"] = sorted({*state["activated"], other})
 
 
 def run(context: Context, state: State, side: str, ids: Sequence[str], orders: Sequence[Mapping[str, Any]],
@@ -130,6 +151,15 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
         able[bid] = bid in state["bases"] and (outcome is None or hits.may_act(act, outcome)) and (
             act not in MOVES or state["bases"][bid]["status"] == "ok") and (
             act not in (*FIRES, "sustain") or state["bases"][bid]["status"] != "suppressed")
+    for order in orders:  # V1: the hatches open or close after the markers resolve, before any fire
+        if "buttoned" in order:
+            changed = [bid for bid in named(state, order) if bid in state["bases"]
+                       and state["bases"][bid].get("vehicle") and state["bases"][bid]["buttoned"] != order["buttoned"]]
+            for bid in changed:
+                state["bases"][bid]["buttoned"] = bool(order["buttoned"])
+            if changed:
+                events.append({"type": "hatches", "section": "V1", "unit": order["unit"], "bases": changed,
+                               "buttoned": bool(order["buttoned"])})
     immediate: list[str] = []
     movements = {}
     for index, order in enumerate(orders):
@@ -139,7 +169,7 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
     for index, order in enumerate(orders):
         if order["act"] in FIRES:
             firers = [bid for bid in named(state, order) if able.get(bid)]
-            immediate += attack(context, state, side, order, firers, heading_of(movements.get(index)), events)
+            immediate += attack(context, state, side, order, firers, heading_of(movements.get(index)), dice, events)
     for index, order in enumerate(orders):
         if order["act"] in MOVES:
             move(context, state, side, order, [bid for bid in named(state, order) if able.get(bid)], dice,
@@ -177,7 +207,7 @@ def call(context: Context, state: State, order: Mapping[str, Any], dice: Dice, e
 
 
 def attack(context: Context, state: State, side: str, order: Mapping[str, Any], ids: Sequence[str],
-           heading: int | None, events: list[Event]) -> list[str]:
+           heading: int | None, dice: Dice, events: list[Event]) -> list[str]:
     """F3-F9: one pooled attack; the bases that resolve at once (F7)."""
     target = order["target"]
     stands = context.stands(state)
@@ -187,6 +217,9 @@ def attack(context: Context, state: State, side: str, order: Mapping[str, Any], 
     firers = firers_of(context, state, order, ids)
     if all(f.weapon == "flamer" for f in firers):
         return flame(context, state, order, firers, enemies, events)
+    if all(f.vehicle is not None for f in firers) and all(e.vehicle is not None for e in enemies):
+        main_guns(context, state, firers, enemies, dice, events)
+        return []
     for s in firers:
         state["bases"][s.id]["facing"] = s.base.facing
     first = fire.first_target(firers, enemies)
@@ -199,6 +232,20 @@ def attack(context: Context, state: State, side: str, order: Mapping[str, Any], 
                    "dealt": dict(spread.dealt), "markers": dict(spread.markers), "covered": list(spread.covered),
                    "immediate": list(spread.immediate)})
     return list(spread.immediate)
+
+
+def main_guns(context: Context, state: State, firers: Sequence[Stand], enemies: Sequence[Stand], dice: Dice,
+              events: list[Event]) -> None:
+    """V2: each tank's main gun at the closest vehicle of the unit fired at, resolved at once."""
+    for tank in firers:
+        target = fire.first_target([tank], enemies)
+        if target.id not in state["bases"]:
+            continue
+        state["bases"][tank.id]["facing"] = tank.base.facing
+        event, knocked = gun_shot(context.tables, dice, tank, target)
+        events.append(event)
+        if knocked:
+            remove(context, state, target.id, events, "V2")
 
 
 def flame(context: Context, state: State, order: Mapping[str, Any], firers: Sequence[Stand],

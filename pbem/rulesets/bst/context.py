@@ -9,9 +9,10 @@ name under `packaged_table`: `village`, the sample table), the number of turns, 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pbem.core.errors import PbemError, Problem
+from pbem.geometry import plane
 from pbem.geometry.tablemap import TABLE_MAP_SCHEMA, TableMap, TableMapError
 from pbem.rulesets.kit.overrides import shape_schema
 from pbem.rulesets.kit.positions import POINT_SCHEMA
@@ -27,9 +28,12 @@ PACKAGED_TABLES = ("village",)
 Schema = dict[str, Any]
 
 BASE_SCHEMA: Schema = {
-    "type": "object", "additionalProperties": False, "required": ["at", "weapon"],
+    "type": "object", "additionalProperties": False, "required": ["at"],
+    "oneOf": [{"required": ["weapon"]}, {"required": ["vehicle"]}],
     "properties": {"at": POINT_SCHEMA, "facing": {"type": "integer", "minimum": 0, "maximum": 359},
-                   "weapon": {"type": "string", "description": "a row of Table 2 (F3)"}},
+                   "weapon": {"type": "string", "description": "a row of Table 2 (F3)"},
+                   "vehicle": {"type": "string", "description": "part III: a vehicle type of the tables (a tank is a unit of one base)"},
+                   "buttoned": {"type": "boolean", "description": "V1: a tank starts buttoned (default unbuttoned)"}},
 }
 UNIT_SCHEMA: Schema = {
     "type": "object", "additionalProperties": False, "required": ["side", "card", "bases"],
@@ -63,7 +67,8 @@ SCENARIO_SCHEMA: Schema = {
 @dataclass(frozen=True)
 class Unit:
     """A unit (D2): its side, card (D3), command type (M2) and leader base (L4); a platoon
-    leader (L1) also has a second card and the units it leads."""
+    leader (L1) also has a second card and the units it leads; a tank (part III) is a unit of
+    one base, of a vehicle type."""
 
     id: str
     side: str
@@ -72,6 +77,7 @@ class Unit:
     leader: str
     card2: str | None = None
     leads: tuple[str, ...] = ()
+    vehicle: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,8 +114,20 @@ class Context:
 
     def stand(self, bid: str, entry: Mapping[str, Any]) -> Stand:
         """A base of a state or view as a `Stand`."""
+        vehicle = entry.get("vehicle")
         return Stand(bid, self.units[entry["unit"]].side, entry["unit"], entry["weapon"],
-                     square(entry["at"], entry["facing"], self.tables.number("base_size")), entry.get("kills", 0))
+                     self.footprint(entry["at"], entry["facing"], vehicle), entry.get("kills", 0), vehicle,
+                     bool(entry.get("buttoned", False)))
+
+    def footprint(self, at: Sequence[int], facing: int, vehicle: str | None) -> plane.Base:
+        """D1: an infantry base is a base-width square; a vehicle's size is its type's."""
+        if vehicle is None:
+            return square(at, facing, self.tables.number("base_size"))
+        kind = self.tables.vehicle(vehicle)
+        return plane.Base((at[0], at[1]), facing, kind.width, kind.depth)
+
+    def is_vehicle(self, unit: str) -> bool:
+        return self.units[unit].vehicle is not None
 
     def stands(self, state: Mapping[str, Any]) -> list[Stand]:
         return [self.stand(bid, entry) for bid, entry in sorted(state["bases"].items())]
@@ -124,7 +142,8 @@ def table_document(setup: Mapping[str, Any]) -> Any:
 
 def tables_schema() -> Schema:
     return shape_schema(TABLES.plain(), complete=False,
-                        description="values replacing the packaged ones, key by key (docs/bst.md, Tables)")
+                        description="values replacing the packaged ones, key by key (docs/bst.md, Tables)",
+                        extensible={"vehicles": "a vehicle type of the scenario's own (part III), every value given"})
 
 
 scenario_setup = setup_with_tables
@@ -138,11 +157,17 @@ def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
     for uid, unit in sorted(setup["units"].items()):
         for bid, entry in sorted(unit["bases"].items()):
             where = ("setup", "units", uid, "bases", bid)
-            if entry["weapon"] not in context.tables.weapons():
+            if "vehicle" in entry:
+                if entry["vehicle"] not in context.tables.vehicles():
+                    problems.append(Problem(f"base {bid}: unknown vehicle type {entry['vehicle']!r}",
+                                            path=(*where, "vehicle"), section="V1",
+                                            legal=", ".join(context.tables.vehicles())))
+                    continue
+            elif entry["weapon"] not in context.tables.weapons():
                 problems.append(Problem(f"base {bid}: unknown weapon {entry['weapon']!r}", path=(*where, "weapon"),
                                         section="F3", legal=", ".join(context.tables.weapons())))
                 continue
-            stand = square(entry["at"], entry.get("facing", 0), context.tables.number("base_size"))
+            stand = context.footprint(entry["at"], entry.get("facing", 0), entry.get("vehicle"))
             if not context.table.on_table(stand.shape):
                 problems.append(Problem(f"base {bid} at {entry['at']} is not wholly on the table", path=(*where, "at"),
                                         section="D1", legal="a centre half a base or more inside every edge"))
@@ -177,20 +202,25 @@ def prepare(setup: Mapping[str, Any]) -> Context:
                                         legal="one id per base"))
             seen_bases[bid] = uid
         leads = tuple(entry.get("leads") or ())
-        if len(entry["bases"]) < (1 if leads else 2):
+        vehicles = sorted({str(e["vehicle"]) for e in entry["bases"].values() if "vehicle" in e})
+        if vehicles and (len(entry["bases"]) != 1 or leads):
+            problems.append(Problem(f"unit {uid} has a vehicle among {len(entry['bases'])} bases",
+                                    path=("setup", "units", uid, "bases"), section="V3",
+                                    legal="one tank is one unit: a vehicle alone, leading no one"))
+        elif len(entry["bases"]) < (1 if leads or vehicles else 2):
             problems.append(Problem(f"unit {uid} has one base", path=("setup", "units", uid, "bases"), section="D2",
                                     legal="2 to 4 bases; a platoon leader (with `leads`) is one base"))
         if entry.get("card2") and not leads:
             problems.append(Problem(f"unit {uid} has a second card but leads no unit", path=("setup", "units", uid),
                                     section="L1", legal="a second card only for a platoon leader, with `leads`"))
-        rifles = [b for b, e in sorted(entry["bases"].items()) if e["weapon"] in ("rifles", "smg", "auto-rifle", "bar")]
+        rifles = [b for b, e in sorted(entry["bases"].items()) if e.get("weapon") in ("rifles", "smg", "auto-rifle", "bar")]
         leader = entry.get("leader") or (rifles or sorted(entry["bases"]))[0]
         if leader not in entry["bases"]:
             problems.append(Problem(f"unit {uid}: leader {leader} is not one of its bases",
                                     path=("setup", "units", uid, "leader"), section="L4",
                                     legal=", ".join(sorted(entry["bases"]))))
         units[uid] = Unit(uid, entry["side"], entry["card"], entry.get("command", "B"), leader,
-                          entry.get("card2"), leads)
+                          entry.get("card2"), leads, vehicles[0] if vehicles else None)
     led_by: dict[str, str] = {}
     for uid, unit in sorted(units.items()):
         for led in unit.leads:

@@ -56,6 +56,11 @@ def markers_of(tables: Tables, firer: Stand, target: plane.Base, on_move: bool =
     """F3, F6: the markers one base fires at a target, or None when it is out of range.
     Ranges are edge to edge, closed (docs/bst.md)."""
     weapon = tables.weapon(firer.weapon)
+    guns = 1
+    if firer.vehicle is not None:
+        guns = len(machine_guns(tables, firer, target.shape))
+        if on_move or not guns:
+            return None
     if on_move:
         if not within_reach(firer.base, target, tables.number("move_fire_range")):
             return None
@@ -68,7 +73,53 @@ def markers_of(tables: Tables, firer: Stand, target: plane.Base, on_move: bool =
         return None
     if firer.kills:
         count -= tables.number("kill_penalty")
-    return max(count, 0)
+    return max(count, 0) * guns
+
+
+def machine_guns(tables: Tables, tank: Stand, target: plane.Shape) -> list[str]:
+    """V4: the tank's machine guns that bear on the target: the hull gun through the front arc
+    (V2), the pintle gun all round but only when the tank is unbuttoned (V1)."""
+    kind = tables.vehicle(str(tank.vehicle))
+    found = []
+    if kind.hull_mg and front_arc(tables, tank).touches(target):
+        found.append("hull")
+    if kind.pintle_mg and not tank.buttoned:
+        found.append("pintle")
+    return found
+
+
+def front_arc(tables: Tables, tank: Stand) -> plane.Arc:
+    """V2: the front arc, 45 degrees either side of the centre line from the front edge's middle."""
+    return plane.Arc(tank.base.front_centre, tank.base.facing, tables.number("tank_front_arc"))
+
+
+def vehicle_refusal(tables: Tables, firer: Stand, target: Stand) -> Refusal | None:
+    """V1, V2, V4: what part III adds when a tank fires or a tank is fired at; None when it
+    adds nothing. A tank fires its main gun at vehicles (through the front arc, within the
+    gun's range) and its machine guns at anything else; small arms hurt only an unbuttoned
+    tank; a buttoned tank sees no further than `buttoned_sight`."""
+    if firer.vehicle is not None and firer.buttoned:
+        sight = tables.number("buttoned_sight")
+        if not within_reach(firer.base, target.base, sight):
+            return Refusal("V1", f"{firer.id} is buttoned and sees no further than {sight} mm",
+                           f"a target within {sight} mm, or unbutton (buttoned: false)")
+    if target.vehicle is None:
+        return None
+    if firer.vehicle is None:
+        if target.buttoned:
+            return Refusal("V1", f"{target.id} is a buttoned tank: small arms cannot hurt it",
+                           "infantry, or an unbuttoned tank")
+        return None
+    kind = tables.vehicle(firer.vehicle)
+    if kind.gun_penetration <= 0:
+        return Refusal("V4", f"{firer.id} has no main gun to fire at {target.id}", "infantry")
+    if not within_reach(firer.base, target.base, kind.gun_range):
+        return Refusal("V2", f"{target.id} is beyond {firer.id}'s gun range of {kind.gun_range} mm",
+                       f"a vehicle within {kind.gun_range} mm, edge to edge")
+    if not front_arc(tables, firer).touches(target.shape):
+        return Refusal("V2", f"{target.id} is outside {firer.id}'s front arc: its main gun fires only there",
+                       "a vehicle in its front arc (45 degrees either side), or pivot first")
+    return None
 
 
 def arc_of(tables: Tables, firer: Stand, heading: int | None = None) -> plane.Arc:
@@ -85,7 +136,7 @@ def pivoted(tables: Tables, firer: Stand, facing: int) -> Stand | None:
     the pivot allowed before firing (a bigger turn is a move)."""
     if plane.turn_between(firer.base.facing, facing) > tables.number("pivot"):
         return None
-    return Stand(firer.id, firer.side, firer.unit, firer.weapon, firer.base.placed(firer.centre, facing), firer.kills)
+    return firer.at(firer.base.placed(firer.centre, facing))
 
 
 def closeness(firers: Sequence[Stand]) -> Callable[[Stand], tuple[object, ...]]:
@@ -129,13 +180,20 @@ def refusal(table: TableMap, tables: Tables, firer: Stand, target: Stand, stands
     if blocked is not None:
         return Refusal(section_of(table, blocked), f"{blocked} blocks {firer.id}'s line of sight to {target.id}",
                        "a base it sees")
-    if heading is not None and firer.weapon == "hmg":
-        return Refusal("F6", f"{firer.id} is an HMG and may not fire on the move", "fire without moving")
-    if markers_of(tables, firer, target.base, heading is not None) is None:
+    if heading is not None and (firer.weapon == "hmg" or firer.vehicle is not None):
+        return Refusal("F6", f"{firer.id} fires as an HMG and may not fire on the move", "fire without moving")
+    part_three = vehicle_refusal(tables, firer, target)
+    if part_three is not None:
+        return part_three
+    main_gun = firer.vehicle is not None and target.vehicle is not None  # vehicle_refusal judged range and arc
+    if firer.vehicle is not None and not main_gun and not machine_guns(tables, firer, target.shape):
+        return Refusal("V4", f"{target.id} is outside {firer.id}'s hull machine gun's front arc, and its pintle gun "
+                       "fires only unbuttoned", "a target in the front arc, or unbutton first")
+    if not main_gun and markers_of(tables, firer, target.base, heading is not None) is None:
         reach = tables.number("move_fire_range") if heading is not None else tables.weapon(firer.weapon).range
         return Refusal("F6" if heading is not None else "F3", f"{target.id} is beyond {firer.id}'s range of {reach} mm",
                        f"a target within {reach} mm, edge to edge")
-    if not arc_of(tables, firer, heading).touches(target.shape):
+    if firer.vehicle is None and not arc_of(tables, firer, heading).touches(target.shape):
         if heading is not None:
             return Refusal("F6", f"{target.id} is not within 45 degrees of {firer.id}'s direction of movement",
                            "a target ahead of the move")

@@ -34,8 +34,9 @@ from .stands import Stand, in_contact
 
 
 def contacts(context: Context, state: State) -> dict[str, list[str]]:
-    """Each base in close combat, with the enemy bases it touches (C1)."""
-    stands = context.stands(state)
+    """Each base in close combat, with the enemy bases it touches (C1). Vehicles take no part
+    in close combat: part III gives them none (docs/bst.md, "Tanks")."""
+    stands = [s for s in context.stands(state) if s.vehicle is None]
     reach = context.tables.number("contact")
     out: dict[str, list[str]] = {}
     for a in stands:
@@ -166,7 +167,7 @@ def retreat(context: Context, state: State, side: str, group: Sequence[str], eve
         point = me.centre
         for distance in range(1, limit + 1):
             ahead = plane.point_along(me.centre, far, distance)
-            there = Stand(me.id, me.side, me.unit, me.weapon, me.base.placed(ahead), me.kills)
+            there = me.at(me.base.placed(ahead))
             if not board.holds(there.shape):
                 break  # our reading: a base retires no further than the table's edge
             point = ahead

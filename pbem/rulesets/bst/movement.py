@@ -17,8 +17,11 @@ from pbem.geometry.tablemap import TableMap
 from .tables import Tables
 
 
-def allowance(tables: Tables, action: str, weapon: str = "") -> int:
-    """M3 (and W11): how far a base may move for this action."""
+def allowance(tables: Tables, action: str, weapon: str = "", vehicle: str | None = None) -> int:
+    """M3 (and W11): how far a base may move for this action; a vehicle, its type's move
+    (assumed: part III's Movement heading prints nothing; a tank never fires on the move, V4)."""
+    if vehicle is not None:
+        return tables.vehicle(vehicle).move
     if action == "move":
         return tables.number("move")
     if action == "move-fire":

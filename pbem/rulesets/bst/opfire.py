@@ -67,7 +67,7 @@ class Mover:
         d = min(distance, self.stopped.get(bid, distance))
         point = plane.point_along_path(list(self.path), d)
         dx, dy = point[0] - self.path[0][0], point[1] - self.path[0][1]
-        return Stand(s.id, s.side, s.unit, s.weapon, s.base.placed((s.centre[0] + dx, s.centre[1] + dy)), s.kills)
+        return s.at(s.base.placed((s.centre[0] + dx, s.centre[1] + dy)))
 
     def moving(self, distance: int) -> list[str]:
         return [bid for bid in sorted(self.start) if bid not in self.stopped or self.stopped[bid] > distance]
@@ -88,6 +88,8 @@ def able_at(context: Context, stands: Sequence[Stand], firers: Sequence[Stand], 
     for bid in mover.moving(distance):
         target = here[bid]
         for firer in firers:
+            if firer.vehicle is not None and target.vehicle is not None:
+                continue  # a main gun fires only in its own activation (docs/bst.md, "Tanks")
             reach = context.tables.weapon(firer.weapon).range
             if trigger == "open-short":
                 reach = min(reach, short)

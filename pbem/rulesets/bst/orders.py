@@ -18,6 +18,7 @@ card of the other side (docs/bst.md, "One exchange per activation"); otherwise d
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping, Sequence
 
 from pbem.core.errors import Problem
@@ -32,6 +33,7 @@ from .movement import allowance, penalty
 from .flamer import reaches as flamer_reaches
 from .sight import blocker, section_of, sees
 from .stands import Stand, in_contact
+from .vehicles import convoy_problems
 
 ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire", "set-up", "sustain",
         "call-mortar")
@@ -56,6 +58,9 @@ ORDER_SCHEMA: dict[str, Any] = {
         "do": {"enum": list(LED), "description": "L1: the one action of the bases a platoon leader leads"},
         "card": {"type": "string", "description": "A1: the card of the unit this order answers (a platoon leader has two)"},
         "queued": {"type": "boolean", "description": "for this unit's next card, not the one drawn now (A1)"},
+        "buttoned": {"type": "boolean", "description": "V1: a tank closes (true) or opens (false) its hatches"},
+        "convoy": {"type": "boolean",
+                   "description": "V3: this tank activates now, in convoy with the drawn tank (its own card is spent)"},
         **{key: positions.move_schema()["properties"][key] for key in positions.MOVE_KEYS},
     },
 }
@@ -76,6 +81,8 @@ def order_kinds() -> list[str]:
             "{unit: U, act: set-up, bases: [B, ...]}  an unloaded crewed weapon gets ready to fire (W3)",
             "{unit: U, act: sustain, bases: [B, ...]}  an HMG sweeps its arc until it next activates (W4)",
             "{unit: LEADER, act: call-mortar, mortar: B, aim: BASE|[x, y], rounds: [he|smoke, ...]}  (W6)",
+            "{unit: TANK, act: ..., buttoned: true|false}  a tank closes or opens its hatches first (V1)",
+            "{unit: TANK, act: ..., convoy: true}  another tank on the road activates with the drawn one (V3)",
             "orders for your other units (or with queued: true) wait for their cards, if they come before the enemy's"]
 
 
@@ -94,8 +101,9 @@ def plan(context: Context, state: Mapping[str, Any], order: Mapping[str, Any], i
     bases = {bid: context.stand(bid, state["bases"][bid]).base for bid in movers}
     clause = {key: order[key] for key in positions.MOVE_KEYS if key in order}
     board = positions.Table(context.table.width, context.table.depth, context.table.unit, "M3")
-    weapon = state["bases"][movers[0]]["weapon"]
-    return positions.plan_move(clause, bases, movers[0], allowance(context.tables, order["act"], weapon), board,
+    first = state["bases"][movers[0]]
+    reach = allowance(context.tables, order["act"], first["weapon"], first.get("vehicle"))
+    return positions.plan_move(clause, bases, movers[0], reach, board,
                                obstacles=obstacles, reach=context.tables.number("contact"),
                                penalty=lambda path: penalty(context.table, path), order=index)
 
@@ -110,6 +118,8 @@ def heading_of(movement: positions.Movement | None) -> int | None:
 def firers_of(context: Context, state: Mapping[str, Any], order: Mapping[str, Any], ids: Sequence[str]) -> list[Stand]:
     """The firing bases, turned by the order's pivot (F2) when it fires standing."""
     out = [context.stand(bid, state["bases"][bid]) for bid in ids]
+    if "buttoned" in order:  # V1: the hatches change before the tank fires
+        out = [dataclasses.replace(s, buttoned=bool(order["buttoned"])) if s.vehicle else s for s in out]
     face = order.get("face")
     if order["act"] == "fire" and isinstance(face, int):
         out = [fire.pivoted(context.tables, s, face) or s for s in out]
@@ -222,7 +232,47 @@ def check_activation(context: Context, state: Mapping[str, Any], side: str, unit
     if second and acts != ["hold"]:
         return [Problem(f"this is {unit}'s second card: it may only lead", order=items[0][0], section="L1",
                         legal="act: lead, or hold")]
-    return check_unit(context, state, side, unit, items)
+    convoy = [(index, order) for index, order in items if order["unit"] != unit]
+    problems = check_unit(context, state, side, unit, [(index, order) for index, order in items
+                                                       if order["unit"] == unit])
+    return problems + check_convoy(context, state, side, unit, items, convoy)
+
+
+def check_convoy(context: Context, state: Mapping[str, Any], side: str, unit: str,
+                 items: Sequence[tuple[int, Mapping[str, Any]]],
+                 convoy: Sequence[tuple[int, Mapping[str, Any]]]) -> list[Problem]:
+    """V3: the drawn tank activates with it the other tanks of a convoy (orders with
+    `convoy: true`): tanks of the same side not yet activated, each checked as its own
+    activation, all of them on a road, heading the same way, in single file."""
+    problems = [Problem(f"{unit} is the tank the card drew: convoy marks the others", order=index,
+                        path=("convoy",), section="V3", legal="convoy: true on the orders of the other tanks")
+                for index, order in items if order["unit"] == unit and order.get("convoy")]
+    if not convoy:
+        return problems
+    first = convoy[0][0]
+    if not context.is_vehicle(unit):
+        return problems + [Problem(f"{unit} is not a tank: only tanks activate in convoy", order=first,
+                                   path=("convoy",), section="V3", legal="orders for the drawn unit only")]
+    if any(order["act"] == "hold" for _, order in items if order["unit"] == unit):
+        problems.append(Problem(f"{unit} holds, so no convoy activates with it", order=first, path=("convoy",),
+                                section="V3", legal="an action for the drawn tank"))
+    members: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
+    for index, order in convoy:
+        other = order["unit"]
+        if not context.is_vehicle(other):
+            problems.append(Problem(f"{other} is not a tank", order=index, path=("unit",), section="V3",
+                                    legal="tanks of your side on the road"))
+        elif other in state["activated"]:
+            problems.append(Problem(f"{other} has already activated this turn", order=index, path=("unit",),
+                                    section="V3", legal="tanks not yet activated"))
+        else:
+            members.setdefault(other, []).append((index, order))
+    for other, own in members.items():
+        problems += check_unit(context, state, side, other, own)
+    tanks = [context.stand(bid, state["bases"][bid]) for u in (unit, *members) for bid in bases_of(state, u)]
+    problems += [Problem(message, order=first, path=("convoy",), section="V3", legal=legal)
+                 for message, legal in convoy_problems(context.tables, context.table, tanks)]
+    return problems
 
 
 def check_lead(context: Context, state: Mapping[str, Any], side: str, leader: str, index: int,
@@ -275,6 +325,7 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
     fire_groups: list[tuple[int, str, list[str]]] = []
     for index, order in items:
         act = order["act"]
+        problems += vehicle_problems(context, unit, index, order)
         ids = named(state, order)
         for bid in ids:
             if bid not in own:
@@ -365,11 +416,28 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
     return problems
 
 
+def vehicle_problems(context: Context, unit: str, index: int, order: Mapping[str, Any]) -> list[Problem]:
+    """V1, V3, V4: the keys only a tank's orders take, and what a tank may not do."""
+    tank = context.is_vehicle(unit)
+    found = []
+    if "buttoned" in order and (not tank or order["act"] == "hold"):
+        found.append(Problem(f"{unit} is not a tank acting now: it has no hatches to change" if not tank else
+                             f"{unit} holds: its hatches change only when it acts", order=index,
+                             path=("buttoned",), section="V1", legal="buttoned: on an action of a tank"))
+    if order.get("convoy") and (order.get("queued") or "card" in order):
+        found.append(Problem("a convoy activates with the card drawn now, not a later one", order=index,
+                             path=("convoy",), section="V3", legal="convoy: true without queued or card"))
+    if tank and order["act"] == "move-fire":
+        found.append(Problem(f"{unit}'s guns fire as HMGs, which may not fire on the move", order=index,
+                             path=("act",), section="V4", legal="act: move, or act: fire"))
+    return found
+
+
 def lead_move_problems(context: Context, state: Mapping[str, Any], ids: Sequence[str],
                        movement: positions.Movement, index: int) -> list[Problem]:
     """L1: led bases end in contact with one another, and each unit keeps its type (M2)."""
     problems: list[Problem] = []
-    after = [Stand(s.id, s.side, s.unit, s.weapon, movement.bases[s.id], s.kills)
+    after = [s.at(movement.bases[s.id])
              for s in (context.stand(bid, state["bases"][bid]) for bid in ids)]
     if not connected(after, context.tables.number("contact")):
         problems.append(Problem("the bases led must end their move in contact with one another", order=index,
@@ -390,7 +458,7 @@ def command_problems(context: Context, state: Mapping[str, Any], unit: str, ids:
     for bid, base in movement.bases.items():
         if bid in before:
             s = before[bid]
-            after[bid] = Stand(s.id, s.side, s.unit, s.weapon, base, s.kills)
+            after[bid] = s.at(base)
     meta = context.units[unit]
     found = move_problems(meta.command, meta.leader, before, after, ids, context.tables.number("contact"),
                           lambda a, b: sees(context.table, a.base, b.base))
@@ -427,6 +495,8 @@ def queue_key(order: Mapping[str, Any], drawn: str, active: str) -> str:
     unit, card = order["unit"], order.get("card")
     if unit == active and not order.get("queued") and card in (None, drawn):
         return active
+    if order.get("convoy"):
+        return active  # V3: a convoy activates with the drawn tank (check_convoy refuses a queued one)
     return f"{unit} {card}" if card else unit
 
 

@@ -12,15 +12,19 @@ from typing import Any, Callable, Mapping
 from pbem.geometry.tablemap import TableMap
 from pbem.render.adapters import Adapter, Figure, TableAction, TableMark, TablePicture
 
+from .vehicles import hatches
+
 
 class BstAdapter(Adapter):
     ruleset_id = "bst"
     sides = ("allies", "axis")
 
-    def __init__(self, table: TableMap, sides_of: Mapping[str, str], size: int) -> None:
+    def __init__(self, table: TableMap, sides_of: Mapping[str, str], size: int,
+                 vehicle_sizes: Mapping[str, tuple[int, int]] | None = None) -> None:
         self.table = table
         self.sides_of = sides_of
         self.size = size
+        self.vehicle_sizes = dict(vehicle_sizes or {})
 
     def picture(self, view: Mapping[str, Any]) -> TablePicture:
         side = view["side"]
@@ -29,9 +33,10 @@ class BstAdapter(Adapter):
         marks: list[TableMark] = []
         for bid, e in sorted(state["bases"].items()):
             owner = self.sides_of[e["unit"]]
+            width, depth = self.vehicle_sizes.get(e.get("vehicle") or "", (self.size, self.size))
+            note = f"{e['vehicle']}, {hatches(e)}" if e.get("vehicle") else e["weapon"]
             figures.append(Figure(uid=bid, side=owner, centre=(e["at"][0], e["at"][1]), facing=e["facing"],
-                                  width=self.size, depth=self.size, unit=e["unit"], own=owner == side,
-                                  note=e["weapon"]))
+                                  width=width, depth=depth, unit=e["unit"], own=owner == side, note=note))
             if e["markers"]:
                 marks.append(TableMark("fire", on=bid, count=e["markers"], side=owner,
                                        detail=f"{e['markers']} fire markers (F4)"))
@@ -124,6 +129,13 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "smoke": lambda e: f"smoke screen {e['screen']} laid at {e['at']}",
     "smoke-drifts": lambda e: f"the wind acts on smoke screen {e['screen']}: {e['step']}",
     "set-up": lambda e: f"{_names(e['bases'])} set up, ready to fire",
+    "hatches": lambda e: f"{e['unit']} {'closes' if e['buttoned'] else 'opens'} its hatches",
+    "shrugged": lambda e: f"{e['base']} is buttoned: its {e['markers']} fire markers do nothing",
+    "convoy": lambda e: f"{_names(e['units'])} activate in convoy with {e['unit']}",
+    "gun-fired": lambda e: (f"{e['tank']} fires its gun at {e['target']} ({e['aspect']} armour {e['armour']}): "
+                            f"{e['roll']} to hit at {e['to_hit']}+"
+                            + (f", {e['penetration']} to penetrate: "
+                               f"{'knocked out' if e['knocked_out'] else 'no effect'}" if "penetration" in e else "")),
     "lead": lambda e: f"{e['unit']} leads {_names(e['bases'])} to {e['act']}",
     "commander-lost": lambda e: f"{e['unit']} is lost: fire markers on {_counts(e['markers']) or 'nobody'}",
 }

@@ -14,7 +14,7 @@ from .opfire import STANDING_SCHEMA
 from .context import SCENARIO_SCHEMA, SIDES, Context, checked_setup, prepare, tables_schema
 from .deck import new_deck
 from .smoke import with_smoke
-from .state import normalize
+from .state import base_entry, normalize
 
 
 class Bst(Ruleset[Context]):
@@ -40,9 +40,7 @@ class Bst(Ruleset[Context]):
 
     def initial_state(self, context: Context, scenario: Mapping[str, Any]) -> State:
         setup = checked_setup(scenario)
-        bases = {bid: {"unit": uid, "weapon": entry["weapon"], "at": list(entry["at"]),
-                       "facing": entry.get("facing", 0), "markers": 0, "status": "ok", "kills": 0,
-                       "unloaded": False, "sustained": False}
+        bases = {bid: base_entry(uid, entry)
                  for uid, unit in sorted(setup["units"].items()) for bid, entry in sorted(unit["bases"].items())}
         return {"setup": setup, "phase": sequence.PHASE, "turn": 1, "deck": new_deck(context.cards), "card": None,
                 "awaiting": None, "activated": [], "led": [], "smoke": [], "mortars": {}, "bases": bases, "lost": {}, "result": None}
@@ -89,8 +87,10 @@ class Bst(Ruleset[Context]):
 
     def picture(self, context: Context) -> Any:
         from .picture import BstAdapter
+        sizes = {name: (kind.width, kind.depth) for name in context.tables.vehicles()
+                 for kind in [context.tables.vehicle(name)]}
         return BstAdapter(context.table, {uid: unit.side for uid, unit in context.units.items()},
-                          context.tables.number("base_size"))
+                          context.tables.number("base_size"), sizes)
 
     def bot_orders(self, context: Context, view: State, side: str, seed: bytes) -> list[Any]:
         view = normalize(context, view)

@@ -6,7 +6,7 @@ markers. Contact is edge to edge within a base width, closed (D1; docs/bst.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import isqrt
 from typing import Iterable, Mapping, Sequence
 
@@ -15,7 +15,8 @@ from pbem.geometry import plane
 
 @dataclass(frozen=True)
 class Stand:
-    """One base (D1). `kills` counts its Kill markers (R1)."""
+    """One base (D1). `kills` counts its Kill markers (R1); a tank (part III) names its
+    `vehicle` type and whether it is `buttoned` (V1)."""
 
     id: str
     side: str
@@ -23,6 +24,8 @@ class Stand:
     weapon: str
     base: plane.Base
     kills: int = 0
+    vehicle: str | None = None
+    buttoned: bool = False
 
     @property
     def centre(self) -> plane.Point:
@@ -31,6 +34,10 @@ class Stand:
     @property
     def shape(self) -> plane.Shape:
         return self.base.shape
+
+    def at(self, base: plane.Base) -> Stand:
+        """The same stand on another place (a pivot, a step of a move)."""
+        return replace(self, base=base)
 
 
 def square(centre: Sequence[int], facing: int, size: int) -> plane.Base:

@@ -7,7 +7,7 @@ defaults to every card left, the sequence to no card drawn.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.core.ruleset import State
 
@@ -15,10 +15,24 @@ from .context import Context
 from .deck import new_deck
 
 
+TANK_WEAPON = "tank-mg"  # V4: a tank's machine guns, each classed as an HMG
+
+
+def base_entry(uid: str, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A scenario's base as the state first holds it; a tank fires its machine guns (V4) and
+    starts unbuttoned unless the scenario says otherwise (V1)."""
+    out = {"unit": uid, "weapon": entry.get("weapon", TANK_WEAPON), "at": list(entry["at"]),
+           "facing": entry.get("facing", 0), "markers": 0, "status": "ok", "kills": 0,
+           "unloaded": False, "sustained": False}
+    if "vehicle" in entry:
+        out.update(vehicle=entry["vehicle"], buttoned=bool(entry.get("buttoned", False)))
+    return out
+
+
 def scenario_base(state: State, bid: str) -> dict[str, Any]:
     for uid, unit in state["setup"]["units"].items():
         if bid in unit["bases"]:
-            return {"unit": uid, **unit["bases"][bid]}
+            return base_entry(uid, unit["bases"][bid])
     return {}
 
 
@@ -40,7 +54,7 @@ def normalize(context: Context, state: State) -> State:
         state["deck"].setdefault(key, value)
     for bid, entry in state.setdefault("bases", {}).items():
         known = scenario_base(state, bid)
-        for key in ("unit", "weapon", "at"):
+        for key in ("unit", "weapon", "at", "vehicle", "buttoned"):
             if key not in entry and key in known:
                 entry[key] = known[key]
         entry.setdefault("facing", known.get("facing", 0))

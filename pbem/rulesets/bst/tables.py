@@ -25,6 +25,22 @@ class Weapon:
 
 
 @dataclass(frozen=True)
+class Vehicle:
+    """One vehicle type (part III; every number assumed): its base, move, the armour of each
+    aspect (V2), its main gun against vehicles and its machine guns (V4)."""
+
+    name: str
+    width: int
+    depth: int
+    move: int
+    armour: Mapping[str, int]
+    gun_penetration: int
+    gun_range: int
+    hull_mg: bool
+    pintle_mg: bool
+
+
+@dataclass(frozen=True)
 class Tables:
     """The plain values, read by name."""
 
@@ -46,6 +62,19 @@ class Tables:
         if row is None:
             raise KeyError(f"no weapon {name!r} in Table 2 (F3): {', '.join(sorted(self.values['weapons']))}")
         return Weapon(name, int(row["short"]), int(row["long"]), int(row["range"]))
+
+    def vehicle(self, name: str) -> Vehicle:
+        row = self.values["vehicles"].get(name)
+        if row is None:
+            raise KeyError(f"no vehicle type {name!r} (part III): {', '.join(self.vehicles())}")
+        width, depth = (int(n) for n in row["size"])
+        return Vehicle(name, width, depth, int(row["move"]),
+                       {aspect: int(row[f"armour_{aspect}"]) for aspect in ("front", "flank", "side")},
+                       int(row["gun_penetration"]), int(row["gun_range"]), bool(row["hull_mg"]),
+                       bool(row["pintle_mg"]))
+
+    def vehicles(self) -> list[str]:
+        return sorted(self.values["vehicles"])
 
     def weapons(self) -> list[str]:
         return sorted(self.values["weapons"])
