@@ -142,7 +142,7 @@ def unit_orders(context: Context, view: Mapping[str, Any], side: str, unit: str,
             found = first_legal(context, view, side, unit, orders, infantry) or orders
             found = first_legal(context, view, side, unit, found,
                                 crew_choices(context, view, side, unit, crews, stands)) or found
-        if found:
+        if found and legal(context, view, side, unit, found):
             return found
     if orders and legal(context, view, side, unit, orders):
         return orders
