@@ -21,6 +21,7 @@ import pytest
 
 from pbem.core import chance
 from pbem.core.audit import audit_report
+from pbem.demo import DemoGame, setup_demo
 from tests.test_cli_lifecycle import make_cli_game, run
 from tests.test_ledger import deployed
 from tests.test_mail_kit import (ADDRESSES, body_text, deliver, maildir_judge, make_world, plain_mail, recipients,
@@ -68,8 +69,8 @@ def test_an_unquoted_hex_in_a_path_is_told_to_be_quoted(tmp_path: Path) -> None:
 
 @pytest.mark.xfail(strict=True, reason="pbem/core/audit.py _summary (line 553): a finished game's result is "
                    "printed as a Python dict repr cut at 160 characters (\"the game is over: {'reason': ..., "
-                   "'tally': {... 'B...\"); it should print result['reason'] and its section, as "
-                   "`pbem report` does")
+                   "'tally': {... 'B...\"); it should say it in words with pbem.core.status.result_text, "
+                   "as `pbem demo` and `pbem status` do")
 def test_the_audit_says_how_a_finished_game_ended_in_words() -> None:
     summary = audit_report(TOC_SAMPLE).summary
     assert "the game is over" in summary
@@ -164,3 +165,99 @@ def test_a_side_is_not_called_missing_in_a_game_without_a_deadline(tmp_path: Pat
     result = run("adjudicate", game.root, "--missing", "none")
     assert result.rc == 2, result.text
     assert not (game.root / "turns" / "0001").exists()
+
+
+# --- the attacker on a real game: what holds, with the messages a player reads -----------------------------------
+#
+# A toc game played three exchanges by the demo's bots (German, British, German). The German player keeps in
+# its ledger every view and receipt the referee sent it; the referee holds the referee key and the chain secret.
+
+
+@pytest.fixture()
+def mons(tmp_path: Path) -> DemoGame:
+    game = setup_demo("toc", TOC_SCENARIO, tmp_path, say=lambda _: None, seed=b"newcomer probes")
+    for _ in range(3):
+        assert game.round()
+    return game
+
+
+def german_ledger(game: DemoGame) -> Path:
+    """The German player's ledger, holding every view and receipt it was sent."""
+    base = game.root.parent / "german-ledger"
+    held = [game.root / "views" / "0000" / "german.yaml", *sorted(game.root.glob("turns/*/german.yaml")),
+            *sorted(game.root.glob("orders/*/german-*.receipt.yaml"))]
+    added = run("ledger", "add", *held, "--game", game.root / "game.yaml", "--ledger", base)
+    assert added.rc == 0, added.text
+    return base
+
+
+def test_a_rewound_turn_with_the_germans_file_dropped_is_proved_by_the_german_ledger(mons: DemoGame) -> None:
+    base = german_ledger(mons)
+    # the referee rewinds seq 3, drops the German file and calls the German side missing
+    shutil.rmtree(mons.root / "turns" / "0003")
+    for path in (mons.root / "orders" / "0003").glob("german-*"):
+        path.unlink()
+    assert run("adjudicate", mons.root, "--missing", "none").rc == 0
+    assert run("audit", mons.root).rc == 0  # the archive alone is consistent: only the player can tell
+    result = run("verify-view", mons.root / "turns" / "0003" / "german.yaml", "--game", mons.root / "game.yaml",
+                 "--ledger", base)
+    assert result.rc == 1
+    [clash] = [line for line in result.out.splitlines() if "two different referee-signed files" in line]
+    assert "view 3 of german" in clash and clash.count("view-0003-german-") >= 2 and "signed proof" in clash
+    [dropped] = [line for line in result.out.splitlines() if "calls german missing" in line]
+    assert dropped.split(":")[0].endswith(".yaml") and "receipt-0003-german-" in dropped  # the receipt it holds
+    assert "acknowledges german's orders orders/0003/" in dropped and "signed proof of misconduct" in dropped
+
+
+def test_a_view_edited_and_signed_again_is_caught_by_the_audit_and_by_the_next_view(mons: DemoGame) -> None:
+    view = mons.root / "turns" / "0002" / "german.yaml"
+    text = view.read_text(encoding="utf-8")
+    assert "turn: 1" in text
+    view.write_text(text.replace("turn: 1", "turn: 9", 1), encoding="utf-8")
+    Path(str(view) + ".sig").unlink()
+    assert run("sign", view, "--key", mons.root.parent / "keys" / "referee").rc == 0
+    audited = run("audit", mons.root)
+    assert audited.rc == 1 and "turns/0002/german.yaml" in audited.out and "not the filter of" in audited.out
+    views = [mons.root / "views" / "0000" / "german.yaml", *sorted(mons.root.glob("turns/*/german.yaml"))]
+    checked = run("verify-view", *views, "--game", mons.root / "game.yaml",
+                  "--ledger", mons.root.parent / "fresh-ledger")
+    assert checked.rc == 1 and "turns/0003/german.yaml: previous_view" in checked.out
+
+
+def test_a_second_game_yaml_with_another_chain_is_an_equivocation(mons: DemoGame, tmp_path: Path) -> None:
+    base = german_ledger(mons)
+    keys = tmp_path / "keys"
+    again = run("new", TOC_SCENARIO, "--id", "demo-toc", "--referee-key", keys / "referee",
+                "--side", f"german={keys / 'german.pub'}", "--side", f"british={keys / 'british.pub'}",
+                "--dir", tmp_path / "again")
+    assert again.rc == 0, again.text
+    fresh_view = tmp_path / "again" / "views" / "0000" / "german.yaml"
+    result = run("verify-view", fresh_view, "--game", mons.root / "game.yaml", "--ledger", base)
+    assert result.rc == 1
+    assert "view 0 is not bound to this game.yaml" in result.out
+    assert "view 0 of german" in result.out and "signed proof" in result.out
+
+
+def test_a_dishonest_player_is_refused_with_what_would_be_legal(mons: DemoGame, tmp_path: Path) -> None:
+    keys = tmp_path / "keys"
+    old = tmp_path / "mail" / "german" / "orders-0001.yaml"
+    replayed = run("submit", mons.root, old)
+    assert replayed.rc == 1 and "seq 1 is an old file (replayed?)" in replayed.err and "legal: 4" in replayed.err
+    # the British player signs orders that say they are the German side's
+    forged = tmp_path / "forged.yaml"
+    assert run("bot", mons.root, "--side", "german", "--key", keys / "german", "--out", forged).rc == 0
+    Path(str(forged) + ".sig").unlink()
+    refused = run("sign", forged, "--key", keys / "british", "--game", mons.root / "game.yaml")
+    assert refused.rc == 2 and "legal: german's key" in refused.err
+    assert run("sign", forged, "--key", keys / "british").rc == 0  # without --game nothing stops the signing
+    taken = run("submit", mons.root, forged)
+    assert taken.rc == 1 and "signed with british's key" in taken.err and "legal: british" in taken.err
+    # a file signed for another game
+    other = tmp_path / "other"
+    assert run("new", TOC_SCENARIO, "--id", "mons-other", "--referee-key", keys / "referee",
+               "--side", f"german={keys / 'german.pub'}", "--side", f"british={keys / 'british.pub'}",
+               "--dir", other).rc == 0
+    assert run("bot", other, "--side", "german", "--key", keys / "german", "--out", tmp_path / "o.yaml").rc == 0
+    wrong_game = run("submit", mons.root, tmp_path / "o.yaml")
+    assert wrong_game.rc == 1 and "signed for game 'mons-other', this is game 'demo-toc'" in wrong_game.err
+    assert not list((mons.root / "orders").glob("0004/*"))  # nothing of it was kept
