@@ -13,14 +13,18 @@ its place in `reason`: it turns red (XPASS) once the defect is fixed, and then t
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from pbem.core import chance
 from pbem.core.audit import audit_report
+from pbem.core.options import lines, request_names
+from pbem.core.ruleset import get as get_ruleset
 from pbem.demo import DemoGame, setup_demo
 from tests.test_cli_lifecycle import make_cli_game, run
 from tests.test_ledger import deployed
@@ -283,3 +287,21 @@ def test_a_private_key_given_for_a_side_is_refused_naming_the_file_and_the_pub(t
                  "--dir", tmp_path / "game")
     assert result.rc == 2 and not (tmp_path / "game").exists()
     assert "german" in result.err and str(keys / "german.pub") in result.err, result.err
+
+
+# --- the docs a newcomer copies from ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page, ruleset_id, topic", [("fbsm.md", "fbsm", "advance"),
+                                                     ("toc.md", "toc", "defensive_fire"),
+                                                     ("cli.md", "toc", "defensive_fire")])
+def test_the_decision_options_in_the_docs_are_shown_as_pbem_decide_shows_them(page: str, ruleset_id: str,
+                                                                              topic: str) -> None:
+    text = (REPO / "docs" / page).read_text(encoding="utf-8")
+    block = re.search(r"```yaml\noptions:\n(.*?)```", text, re.DOTALL)
+    assert block is not None, f"docs/{page} has no options example"
+    shown = [line.strip() for line in block.group(1).splitlines() if line.strip()]
+    listed = yaml.safe_load("\n".join(line.split("  #")[0] for line in shown))
+    options = [listed[number] for number in sorted(listed)]
+    named = request_names({"topic": topic, "options": options}, get_ruleset(ruleset_id).option_name)
+    assert shown == lines(options, named)
