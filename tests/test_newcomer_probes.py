@@ -18,10 +18,12 @@ import shutil
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 import yaml
 
 from pbem.core import chance
+from pbem.core import yamlio
 from pbem.core.audit import audit_report
 from pbem.core.options import lines, request_names
 from pbem.core.ruleset import get as get_ruleset
@@ -305,3 +307,17 @@ def test_the_decision_options_in_the_docs_are_shown_as_pbem_decide_shows_them(pa
     options = [listed[number] for number in sorted(listed)]
     named = request_names({"topic": topic, "options": options}, get_ruleset(ruleset_id).option_name)
     assert shown == lines(options, named)
+
+
+def test_every_order_of_the_toc_page_is_an_order_of_some_phase() -> None:
+    """docs/toc.md's orders example, read as pbem reads an orders file: each order and the standing answers fit."""
+    text = (REPO / "docs" / "toc.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(orders:\n.*?)```", text, re.DOTALL)
+    assert block is not None
+    example = yamlio.load_bytes(block.group(1).encode("utf-8"), "docs/toc.md").data
+    toc = get_ruleset("toc")
+    phases = ("german-movement", "german-combat", "british-first", "british-second")
+    for order in example["orders"]:
+        fits = [phase for phase in phases if jsonschema.Draft202012Validator(toc.order_schema(phase)).is_valid([order])]
+        assert fits, f"docs/toc.md: {order} is no phase's order"
+    assert jsonschema.Draft202012Validator(toc.standing_schema()).is_valid(example["standing"])
