@@ -321,3 +321,16 @@ def test_every_order_of_the_toc_page_is_an_order_of_some_phase() -> None:
         fits = [phase for phase in phases if jsonschema.Draft202012Validator(toc.order_schema(phase)).is_valid([order])]
         assert fits, f"docs/toc.md: {order} is no phase's order"
     assert jsonschema.Draft202012Validator(toc.standing_schema()).is_valid(example["standing"])
+
+
+@pytest.mark.xfail(strict=True, reason="pbem/rulesets/toc/orders.py _movement (line 110): the move order's form "
+                   "is shown only for a stack already on the map, so the German template of turn 1 (every unit "
+                   "still off the map) lists who may enter by which hex but never how to write it; the entering "
+                   "line should carry the form too, e.g. '{move: [G-FA18], path: [\"3100\", ...]}'")
+def test_the_first_german_template_shows_how_to_write_an_entry(tmp_path: Path) -> None:
+    out = tmp_path / "orders.yaml"
+    made = run("orders", TOC_SAMPLE / "views" / "0000" / "german.yaml", "--out", out)
+    assert made.rc == 0, made.text
+    hints = [line for line in out.read_text(encoding="utf-8").splitlines() if line.startswith("#")]
+    assert any("may enter now" in line for line in hints)  # the control: entries are listed
+    assert any("{move: [" in line for line in hints), "\n".join(hints)
