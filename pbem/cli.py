@@ -460,7 +460,13 @@ def cmd_bot(args: argparse.Namespace) -> int:
 # --- the parser ---------------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """Every command's parser; given the arguments about to be parsed, only what they can use.
+
+    When `argv` names one of this module's commands first, the commands other packages add
+    (mail, desk, render) are left out, and so are their imports: a one-shot command pays
+    neither (their imports pull in most of the core).
+    """
     parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator: signed orders, committed "
                                      "dice, fog-of-war views, full audit.", epilog=EXIT_CODES,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -607,6 +613,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed-file", metavar="F", help="derive the keys and the chain secret from this file's bytes, "
                    "so the same file plays the same game byte for byte (default: fresh ones)")
 
+    if argv and argv[0] in sub.choices:
+        return parser  # a command of this module: nothing else is needed to parse it
     from .mail.cli import add_commands as add_mail_commands
     from .desk.cli import add_commands as add_desk_commands
     from .render.cli import add_commands as add_render_commands
@@ -623,7 +631,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; its exit status follows EXIT_CODES (argparse itself exits with 2 on bad usage)."""
-    args = build_parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(arguments).parse_args(arguments)
     handler: Handler = args.handler
     try:
         code = handler(args)

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from . import chance, options, schemas, signing, yamlio
+from . import chance, options, signing, yamlio
+from .doccache import load_checked
 from .errors import PbemError, Problem
 from .orders import Expectation, orders_problems
+from .quickload import quick_load
 from .ruleset import Ruleset, Rules, available, get as get_ruleset, rules_for
-from .schemafiles import load_schema
 
 if TYPE_CHECKING:
     from .ledger import Ledger
@@ -53,9 +54,7 @@ class ViewFile:
 
 def read_view(path: Path | str) -> ViewFile:
     data = yamlio.read_file(path)
-    doc = yamlio.load_bytes(data, str(path))
-    schemas.validate(doc, load_schema("view"))
-    return ViewFile(doc.data, data, str(path))
+    return ViewFile(load_checked(data, str(path), "view"), data, str(path))
 
 
 def orders_document(view: ViewFile, orders: list[Any], standing: Mapping[str, Any] | None = None,
@@ -102,8 +101,13 @@ def orders_template(view: ViewFile) -> str:
 
 def check_orders(view: ViewFile, orders_path: Path | str) -> list[Problem]:
     """The player's own pre-check: schema and every rule the view lets it check."""
-    doc = yamlio.load_file(orders_path)
+    data = yamlio.read_file(orders_path)
     expect = view.expectation()
+    quick = quick_load(data)  # a file pbem wrote: no problem found this way is the answer
+    if quick is not None and not orders_problems(yamlio.Document(quick, str(orders_path)), view.rules, expect,
+                                                 view.doc["state"]):
+        return []
+    doc = yamlio.load_bytes(data, str(orders_path))  # problems are told with their line and column
     return orders_problems(doc, view.rules, expect, view.doc["state"])
 
 
