@@ -5,7 +5,9 @@ mail judge on a Maildir, the desk, `pbem report`, `pbem verify-view`); the attac
 archive of `pbem demo toc` and cheated as the referee (a rewound turn with a dropped
 submission, a view edited and signed again, a new game.yaml with another chain) and as a
 player (a replayed file, a file signed with the other side's key, a file of another game).
-Every cheat was caught with a clear message; these tests keep what the run found wrong.
+Every cheat was caught with a clear message, and the tests below keep it so. As a curious opponent
+it looked for hidden facts one side's files give away (bob's conceal markers do), and it checked
+the examples of the pages a newcomer copies from against what pbem does.
 
 A probe of a defect in a file this test does not own is `xfail(strict=True)` with the defect and
 its place in `reason`: it turns red (XPASS) once the defect is fixed, and then the mark goes.
@@ -22,8 +24,7 @@ import jsonschema
 import pytest
 import yaml
 
-from pbem.core import chance
-from pbem.core import signing, yamlio
+from pbem.core import chance, signing, yamlio
 from pbem.core.adjudicator import adjudicate
 from pbem.core.audit import audit_report
 from pbem.core.intake import submit
@@ -39,6 +40,7 @@ from tests.test_mail_kit import (ADDRESSES, body_text, deliver, maildir_judge, m
 REPO = Path(__file__).resolve().parent.parent
 TOC_SAMPLE = REPO / "samples" / "toc" / "game"
 TOC_SCENARIO = REPO / "samples" / "toc" / "scenario.yaml"
+BOB_SCENARIO = REPO / "samples" / "bob" / "scenario.yaml"
 
 
 # --- the newcomer: writing orders by hand -----------------------------------------------------------------------
@@ -349,15 +351,12 @@ BST_REASON = pytest.mark.xfail(strict=True, reason="pbem/rulesets/bst/victory.py
 def test_the_reason_a_sample_game_ended_is_in_words(ruleset_id: str) -> None:
     game = REPO / "samples" / ruleset_id / "game"
     last = sorted((game / "turns").iterdir())[-1]
-    view = yamlio.load_bytes((last / "turn.yaml").read_bytes(), "turn").data
-    reason = view["next"]["result"]["reason"]
+    turn = yamlio.load_bytes((last / "turn.yaml").read_bytes(), "turn").data
+    reason = turn["next"]["result"]["reason"]
     assert reason and not any(mark in reason for mark in "{}[]'"), reason
 
 
 # --- the curious opponent: bob's conceal markers -----------------------------------------------------------------
-
-
-BOB_SCENARIO = REPO / "samples" / "bob" / "scenario.yaml"
 
 
 def bob_markers_after_setup(work: Path, trial: int) -> dict[str, str]:
