@@ -18,7 +18,7 @@ from pbem.core.chance import Dice
 from pbem.core.ruleset import Decisions, Event, State
 from pbem.geometry import plane
 
-from . import fire, hits, melee
+from . import fire, hits, melee, split
 from . import flamer as flamer_rules
 from .cover import cover_from
 from .stands import Stand
@@ -104,6 +104,8 @@ def activate(context: Context, state: State, unit: str, orders: Sequence[Mapping
         ids = [bid for bid in sorted(state["bases"]) if state["bases"][bid]["unit"] in units]
         ids += [bid for bid in order["bases"] if state["bases"][bid]["unit"] == unit]
         run(context, state, side, sorted(ids), [order], dice, decisions, events)
+        for acted in [*units, *([] if second else [unit])]:
+            split.after_activation(context, state, acted, events)
         state["led"] = sorted({*state.get("led", []), unit})
         state["activated"] = sorted({*state["activated"], *units, *([] if second else [unit])})
         return
@@ -112,6 +114,7 @@ def activate(context: Context, state: State, unit: str, orders: Sequence[Mapping
     if convoy:
         events.append({"type": "convoy", "section": "V3", "unit": unit, "units": convoy})
     run(context, state, side, bases_of(state, unit), own, dice, decisions, events)
+    split.after_activation(context, state, unit, events)
     state["activated"] = sorted({*state["activated"], unit})
     for other in convoy:  # V3: the tanks of a convoy activate with the drawn one, in the order given
         if bases_of(state, other):
@@ -298,6 +301,7 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
                        "why": "; ".join(p.message for p in problems)})
         return
     before = set(melee.contacts(context, state))
+    standing_before = context.stands(state)
     mover = Mover({bid: context.stand(bid, state["bases"][bid]) for bid in ids}, movement.path, {})
     crewed = context.tables.values["crewed_weapons"]
     reacting: list[Event] = []
@@ -320,5 +324,8 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
         event["stopped"] = dict(sorted(mover.stopped.items()))
     events.append(event)
     events.extend(reacting)
+    if mover.stopped:  # O3: opportunity fire may have parted bases that must keep together
+        for unit in sorted({state["bases"][bid]["unit"] for bid in ids if bid in state["bases"]}):
+            split.after_move(context, state, unit, standing_before, events)
     melee.entered(context, state, [bid for bid in ids if bid in state["bases"]], before, dice, decisions, events,
                   mover, movement.length)

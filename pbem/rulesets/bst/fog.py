@@ -17,7 +17,7 @@ from pbem.core.ruleset import STANDING_KEY, Event, State
 
 from .events import EVENTS
 
-PUBLIC = ("setup", "phase", "turn", "deck", "card", "awaiting", "activated", "led", "smoke", "mortars", "bases", "lost", "result")
+PUBLIC = ("setup", "phase", "turn", "deck", "card", "awaiting", "activated", "led", "smoke", "split", "mortars", "bases", "lost", "result")
 
 
 def view(state: Mapping[str, Any], side: str) -> State:

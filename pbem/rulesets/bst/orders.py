@@ -25,7 +25,7 @@ from pbem.core.errors import Problem
 from pbem.geometry import plane
 from pbem.rulesets.kit import positions
 
-from . import fire
+from . import fire, split
 from .command import connected, move_problems
 from .context import Context
 from .leaders import commanded
@@ -462,8 +462,10 @@ def command_problems(context: Context, state: Mapping[str, Any], unit: str, ids:
     meta = context.units[unit]
     found = move_problems(meta.command, meta.leader, before, after, ids, context.tables.number("contact"),
                           lambda a, b: sees(context.table, a.base, b.base))
-    return [Problem(message, order=index, section=section, legal="a move that keeps the unit's command type")
-            for section, message in found]
+    problems = [Problem(message, order=index, section=section, legal="a move that keeps the unit's command type")
+                for section, message in found]
+    return problems + [Problem(message, order=index, section="O3", legal=legal)
+                       for message, legal in split.move_problems(context, state, unit, ids, after)]
 
 
 def check_fire(context: Context, state: Mapping[str, Any], side: str, order: Mapping[str, Any], index: int,

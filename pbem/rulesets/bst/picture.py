@@ -129,6 +129,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "smoke": lambda e: f"smoke screen {e['screen']} laid at {e['at']}",
     "smoke-drifts": lambda e: f"the wind acts on smoke screen {e['screen']}: {e['step']}",
     "set-up": lambda e: f"{_names(e['bases'])} set up, ready to fire",
+    "split": lambda e: f"{e['unit']} is split: its bases must close up again",
+    "rejoined": lambda e: f"{e['unit']} is together again",
     "hatches": lambda e: f"{e['unit']} {'closes' if e['buttoned'] else 'opens'} its hatches",
     "shrugged": lambda e: f"{e['base']} is buttoned: its {e['markers']} fire markers do nothing",
     "convoy": lambda e: f"{_names(e['units'])} activate in convoy with {e['unit']}",

@@ -19,7 +19,7 @@ from .state import base_entry, normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "19"
+    version = "20"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
@@ -43,7 +43,7 @@ class Bst(Ruleset[Context]):
         bases = {bid: base_entry(uid, entry)
                  for uid, unit in sorted(setup["units"].items()) for bid, entry in sorted(unit["bases"].items())}
         return {"setup": setup, "phase": sequence.PHASE, "turn": 1, "deck": new_deck(context.cards), "card": None,
-                "awaiting": None, "activated": [], "led": [], "smoke": [], "mortars": {}, "bases": bases, "lost": {}, "result": None}
+                "awaiting": None, "activated": [], "led": [], "smoke": [], "split": {}, "mortars": {}, "bases": bases, "lost": {}, "result": None}
 
     def phase(self, context: Context, state: State) -> str:
         return str(state.get("phase", sequence.PHASE))

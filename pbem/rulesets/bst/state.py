@@ -43,6 +43,7 @@ def normalize(context: Context, state: State) -> State:
     state.setdefault("activated", [])
     state.setdefault("led", [])
     state.setdefault("smoke", [])
+    state.setdefault("split", {})
     state.setdefault("mortars", {})
     state.setdefault("lost", {})
     if "deck" not in state:
