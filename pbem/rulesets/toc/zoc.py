@@ -60,30 +60,37 @@ def refresh_control(ctx: Context, state: State, hexes: Iterable[str]) -> None:
     for uid, unit in state["units"].items():  # the hexes each side occupies, in one pass
         if unit["status"] == "active":
             (german if side_of(uid) == "german" else british).add(unit["hex"])
-    control = set(state["control"])
+    # Each hex's new owner depends only on the occupied hexes, never on another hex's control:
+    # the hexes are taken in any order, and the control list is read only when some hex has an owner.
+    on_map, built_up, neighbours = ctx.hexes.terrain_of, _built_up(ctx), ctx.hexes.neighbours
+    control: set[str] | None = None
     changed = False
-    for hex_id in sorted(set(hexes)):
-        if not ctx.hexes.on_map(hex_id):
+    for hex_id in set(hexes):
+        if hex_id not in on_map:
             continue
-        owner = None
-        if hex_id in german and hex_id not in british:
+        if hex_id in german:
+            if hex_id in british:
+                continue
             owner = "german"
-        elif hex_id in british and hex_id not in german:
+        elif hex_id in british:
             owner = "british"
-        elif hex_id not in german and hex_id not in british:
-            gz = in_zoc(ctx, hex_id, german)
-            bz = in_zoc(ctx, hex_id, british)
-            if gz and not bz:
-                owner = "german"
-            elif bz and not gz:
-                owner = "british"
+        elif hex_id in built_up:  # 7.2: no ZOC into it, so no uncontested one
+            continue
+        else:
+            next_to = neighbours(hex_id)
+            gz = not german.isdisjoint(next_to)
+            if gz == (not british.isdisjoint(next_to)):
+                continue
+            owner = "german" if gz else "british"
+        if control is None:
+            control = set(state["control"])
         if owner == "german" and hex_id not in control:
             control.add(hex_id)
             changed = True
         elif owner == "british" and hex_id in control:
             control.discard(hex_id)
             changed = True
-    if changed:
+    if changed and control is not None:
         state["control"] = sorted(control)
 
 
