@@ -302,7 +302,8 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
         return
     before = set(melee.contacts(context, state))
     standing_before = context.stands(state)
-    mover = Mover({bid: context.stand(bid, state["bases"][bid]) for bid in ids}, movement.path, {})
+    mover = Mover({bid: context.stand(bid, state["bases"][bid]) for bid in ids}, movement.path, {},
+                  split.stay_with(context, standing_before, ids) if order.get("split") == "stay" else {})
     crewed = context.tables.values["crewed_weapons"]
     reacting: list[Event] = []
     if len(movement.path) > 1:

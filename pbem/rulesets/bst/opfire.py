@@ -23,7 +23,7 @@ kill stops the base there (the others go on: O3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from pbem.core.chance import Dice
@@ -56,11 +56,13 @@ STANDING_SCHEMA: dict[str, Any] = {
 
 @dataclass
 class Mover:
-    """The moving bases: where each starts and the translation along the path."""
+    """The moving bases: where each starts and the translation along the path; `stay_with`
+    names, for a base, the movers that stop where it stops (O3: the order's `split: stay`)."""
 
     start: Mapping[str, Stand]
     path: Sequence[plane.Point]
     stopped: dict[str, int]
+    stay_with: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
     def at(self, bid: str, distance: int) -> Stand:
         s = self.start[bid]
@@ -200,3 +202,5 @@ def moving_hit(context: Context, state: State, firers: Sequence[Stand], mover: M
     outcome = resolve_markers(context, state, bid, context.tables.to_hit("moving_in_open"), dice, events, "O2")
     if outcome is not None and (outcome.hits or outcome.removed):
         mover.stopped[bid] = point
+        for mate in mover.stay_with.get(bid, ()):
+            mover.stopped.setdefault(mate, point)

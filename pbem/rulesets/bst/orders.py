@@ -58,6 +58,8 @@ ORDER_SCHEMA: dict[str, Any] = {
         "do": {"enum": list(LED), "description": "L1: the one action of the bases a platoon leader leads"},
         "card": {"type": "string", "description": "A1: the card of the unit this order answers (a platoon leader has two)"},
         "queued": {"type": "boolean", "description": "for this unit's next card, not the one drawn now (A1)"},
+        "split": {"enum": ["go", "stay"],
+                  "description": "O3: when a hit stops a base of the group, the others go on (default) or stay with it"},
         "buttoned": {"type": "boolean", "description": "V1: a tank closes (true) or opens (false) its hatches"},
         "convoy": {"type": "boolean",
                    "description": "V3: this tank activates now, in convoy with the drawn tank (its own card is spent)"},
@@ -360,6 +362,10 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
         if act in MOVES and not moving_keys:
             problems.append(Problem(f"a {act} order needs to, path or toward", order=index, section="M1",
                                     legal="to: [x, y], path: [[x, y], ...] or toward: [x, y]"))
+            continue
+        if act not in MOVES and "split" in order:
+            problems.append(Problem(f"a {act} order does not move, so nothing can split", order=index,
+                                    path=("split",), section="O3", legal="split: on a move or move-fire order"))
             continue
         if act not in MOVES and moving_keys:
             problems.append(Problem(f"a {act} order does not move", order=index, path=(moving_keys[0],),

@@ -5,6 +5,9 @@ base of type D; type A keeps none together) can be parted when a hit stops some 
 the open and the others finish the move (O2). The state's `split` then names the unit and
 where it stands (docs/bst.md, "Exact readings", O3):
 
+A move order's `split: stay` keeps the group's movers with a base that a hit stops (the
+text lets them finish their move, and `go`, the default, does).
+
 - `new`: parted during this activation;
 - `cover`: its next activation: a base of the group may move only if it ends with some
   part in cover (an area or line that covers), otherwise it stays;
@@ -45,6 +48,17 @@ def together(context: Context, unit: str, stands: Sequence[Stand]) -> list[Stand
 
 def parted(context: Context, unit: str, stands: Sequence[Stand]) -> bool:
     return not connected(together(context, unit, stands), context.tables.number("contact"))
+
+
+def stay_with(context: Context, stands: Sequence[Stand], moving: Sequence[str]) -> dict[str, list[str]]:
+    """O3: with `split: stay` a base of a group that is stopped by a hit keeps the group's
+    other movers with it (the text lets them finish the move: they MAY)."""
+    out: dict[str, list[str]] = {}
+    for unit in sorted({s.unit for s in stands if s.id in moving}):
+        group = [s.id for s in together(context, unit, stands) if s.id in moving]
+        for bid in group:
+            out[bid] = [mate for mate in group if mate != bid]
+    return out
 
 
 def after_move(context: Context, state: State, unit: str, before: Sequence[Stand], events: list[Event]) -> None:
