@@ -204,6 +204,17 @@ def german_ledger(game: DemoGame) -> Path:
     return base
 
 
+def referee_edits_a_view(game: DemoGame) -> Path:
+    """The German view of seq 2, its turn number changed and signed again with the referee key."""
+    view = game.root / "turns" / "0002" / "german.yaml"
+    text = view.read_text(encoding="utf-8")
+    assert "turn: 1" in text
+    view.write_text(text.replace("turn: 1", "turn: 9", 1), encoding="utf-8")
+    Path(str(view) + ".sig").unlink()
+    assert run("sign", view, "--key", game.root.parent / "keys" / "referee").rc == 0
+    return view
+
+
 def test_a_rewound_turn_with_the_germans_file_dropped_is_proved_by_the_german_ledger(mons: DemoGame) -> None:
     base = german_ledger(mons)
     # the referee rewinds seq 3, drops the German file and calls the German side missing
@@ -223,12 +234,7 @@ def test_a_rewound_turn_with_the_germans_file_dropped_is_proved_by_the_german_le
 
 
 def test_a_view_edited_and_signed_again_is_caught_by_the_audit_and_by_the_next_view(mons: DemoGame) -> None:
-    view = mons.root / "turns" / "0002" / "german.yaml"
-    text = view.read_text(encoding="utf-8")
-    assert "turn: 1" in text
-    view.write_text(text.replace("turn: 1", "turn: 9", 1), encoding="utf-8")
-    Path(str(view) + ".sig").unlink()
-    assert run("sign", view, "--key", mons.root.parent / "keys" / "referee").rc == 0
+    view = referee_edits_a_view(mons)
     audited = run("audit", mons.root)
     assert audited.rc == 1 and "turns/0002/german.yaml" in audited.out and "not the filter of" in audited.out
     views = [mons.root / "views" / "0000" / "german.yaml", *sorted(mons.root.glob("turns/*/german.yaml"))]
@@ -415,3 +421,41 @@ def test_every_test_a_page_cites_exists(page: Path) -> None:
         elif name and not re.search(rf"^\s*def {name}\(", (REPO / path).read_text(encoding="utf-8"), re.MULTILINE):
             missing.append(cited)
     assert missing == [], f"{page.relative_to(REPO)} cites what is not there"
+
+
+# --- messages that do not yet say enough -------------------------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="pbem/core/verify_view.py line 113: a view whose previous_view is not the "
+                   "hash of the view given before it is reported as 'does not match the hash of the previous "
+                   "view', naming neither that view nor the two hashes; say e.g. 'previous_view sha256:X is not "
+                   "the hash of turns/0002/german.yaml (sha256:Y)'")
+def test_a_broken_view_chain_names_the_view_it_should_follow(mons: DemoGame) -> None:
+    views = [referee_edits_a_view(mons), mons.root / "turns" / "0003" / "german.yaml"]
+    checked = run("verify-view", *views, "--game", mons.root / "game.yaml", "--ledger", mons.root.parent / "ledger")
+    [line] = [line for line in checked.out.splitlines() if "previous_view" in line]
+    assert str(views[0]) in line and chance.file_hash(views[0].read_bytes()) in line, line
+
+
+@pytest.mark.xfail(strict=True, reason="pbem/rulesets/toc/movement.py line 313 (and line 123, bombardment.py line "
+                   "81, melee.py line 54): an order naming a unit the side does not have says '... is not a german "
+                   "unit (rule 9.1)' without what would be legal; give the side's units that may move, as the "
+                   "template lists them")
+def test_an_unknown_unit_in_a_toc_move_is_answered_with_the_units_that_may_move(tmp_path: Path) -> None:
+    orders = german_orders_with_path(tmp_path, '["3100", "3001"]')
+    orders.write_text(orders.read_text(encoding="utf-8").replace("G-IR12", "G-IR99"), encoding="utf-8")
+    result = run("check", TOC_SAMPLE / "views" / "0000" / "german.yaml", orders)
+    assert result.rc == 1 and "G-IR99 is not a german unit" in result.out
+    assert "legal:" in result.out and "G-IR12" in result.out, result.out
+
+
+@pytest.mark.xfail(strict=True, reason="pbem/cli.py line 396 prints 'not kept: PATH: ERROR' where the error "
+                   "already starts with PATH: `pbem ledger add orders.yaml` says 'not kept: orders.yaml: "
+                   "orders.yaml: wrong namespace ...'; it could also say what the ledger keeps (files the "
+                   "referee signed: game.yaml, views, requests, receipts, lapses)")
+def test_a_file_the_ledger_does_not_keep_is_named_once(mons: DemoGame, tmp_path: Path) -> None:
+    orders = tmp_path / "mail" / "german" / "orders-0001.yaml"
+    result = run("ledger", "add", orders, "--game", mons.root / "game.yaml", "--ledger", tmp_path / "ledger")
+    assert result.rc == 1
+    [line] = [line for line in result.err.splitlines() if line.startswith("not kept")]
+    assert line.count(str(orders)) == 1, line
