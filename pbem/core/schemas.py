@@ -336,14 +336,26 @@ def _branches(error: _Error) -> dict[int, list[_Error]]:
     return groups
 
 
-def _branch_score(error: _Error, errors: list[_Error]) -> tuple[int, int, int]:
-    """Lower is likelier the branch the writer meant."""
+def _branch_score(error: _Error, index: int, errors: list[_Error]) -> tuple[int, int, int, int]:
+    """Lower is likelier the branch the writer meant.
+
+    First, how many of the branch's `required` keys the mapping lacks: a mapping holding `move` meant
+    the branch that requires `move`, even when a value in it is wrong (`mode: fly` is not an allowed
+    mode of a move, rather than `move` and `mode` being unknown keys of another kind of order).
+    Then wrong types, then wrong `const`/`enum` tags, then the number of errors.
+    """
+    branches = error.validator_value
+    branch = branches[index] if isinstance(branches, list) and 0 <= index < len(branches) else None
+    required = branch.get("required") if isinstance(branch, Mapping) else None
+    instance = error.instance
+    lacking = sum(1 for key in required if key not in instance) \
+        if isinstance(required, list) and isinstance(instance, Mapping) else 0
     depth = len(error.absolute_path)
     wrong_type = sum(1 for e in errors if e.validator == "type" and len(e.absolute_path) == depth)
     wrong_tag = sum(
         1 for e in errors if e.validator in ("const", "enum") and len(e.absolute_path) <= depth + 1
     )
-    return (wrong_type, wrong_tag, len(errors))
+    return (lacking, wrong_type, wrong_tag, len(errors))
 
 
 def _leaves(error: _Error) -> list[_Error]:
@@ -358,7 +370,7 @@ def _leaves(error: _Error) -> list[_Error]:
     if _discriminator(error) is not None:
         return [error]  # no alternative's tag matches: `_explain` names the allowed tags
     groups = _branches(error)
-    scored = sorted((_branch_score(error, errs), index) for index, errs in groups.items())
+    scored = sorted((_branch_score(error, index, errs), index) for index, errs in groups.items())
     if len(scored) > 1 and scored[0][0] == scored[1][0]:
         return [error]  # no branch stands out: the caller lists the alternatives
     chosen = groups[scored[0][1]]
