@@ -21,7 +21,6 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
-import getpass
 import hashlib
 import os
 import re
@@ -33,11 +32,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, Mapping
 
-import bcrypt
 from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.hazmat.primitives.poly1305 import Poly1305
 
 from pbem.core.errors import KeyFileError, Problem, SignatureError
 
@@ -459,6 +455,8 @@ def _passphrase(given: bytes | None, file: str) -> tuple[bytes, str]:
     if from_env is not None:
         return from_env.encode("utf-8"), "the passphrase in PBEM_PASSPHRASE"
     if sys.stdin is not None and sys.stdin.isatty():
+        import getpass
+
         return getpass.getpass(f"Passphrase for {file}: ").encode("utf-8"), "the passphrase typed"
     raise KeyFileError(
         "the key is encrypted with a passphrase and none was given: set the PBEM_PASSPHRASE"
@@ -469,6 +467,9 @@ def _passphrase(given: bytes | None, file: str) -> tuple[bytes, str]:
 
 def _chacha20_poly1305_open(key: bytes, section: bytes, tag: bytes) -> bytes:
     """OpenSSH's chacha20-poly1305@openssh.com with sequence number 0 and no length field."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+    from cryptography.hazmat.primitives.poly1305 import Poly1305
+
     main_key = key[:32]
     # The 16-byte nonce of cryptography's ChaCha20 is a 64-bit little-endian block counter
     # followed by OpenSSH's 64-bit nonce (the sequence number, here 0).
@@ -482,6 +483,10 @@ def _chacha20_poly1305_open(key: bytes, section: bytes, tag: bytes) -> bytes:
 
 
 def _decrypt_section(container: _Container, passphrase: bytes, file: str) -> bytes:
+    # Imported here: only a passphrase-protected key needs them, and every command imports this module.
+    import bcrypt
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
     spec = _KEY_CIPHERS.get(container.cipher)
     if spec is None:
         raise KeyFileError(f"the key is encrypted with {container.cipher!r}, which pbem cannot open", file=file)
@@ -507,6 +512,8 @@ def _decrypt_section(container: _Container, passphrase: bytes, file: str) -> byt
 
 def _aes_gcm_open(key: bytes, iv: bytes, section: bytes, tag: bytes) -> bytes:
     """aes*-gcm@openssh.com: no associated data, the tag follows the section."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
     decryptor = Cipher(algorithms.AES(key), modes.GCM(iv, tag)).decryptor()
     try:
         return decryptor.update(section) + decryptor.finalize()
