@@ -22,7 +22,7 @@ jsonschema on every file of the recorded games and on mutations of them.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 __all__ = ["QuickSchema"]
 
@@ -152,27 +152,26 @@ class QuickSchema:
             return False
         if type(value) not in _PLAIN:
             raise _Unsure
-        unsure = False
-        for keyword, rule in schema.items():
-            judge = _KEYWORDS.get(keyword)
-            if judge is None:
-                continue  # annotations (the schema was checked for everything else)
-            outcome = judge(self, rule, value, schema)
-            if outcome is False:
-                return False
-            if outcome is None:
-                unsure = True
-        return None if unsure else True
+        # keywords not in _KEYWORDS are annotations (the schema was checked for everything else)
+        return _first(False, (judge(self, rule, value, schema) for keyword, rule in schema.items()
+                              if (judge := _KEYWORDS.get(keyword)) is not None))
 
     def _all(self, pairs: list[tuple[Any, Any]]) -> Verdict:
-        unsure = False
-        for schema, value in pairs:
-            outcome = self._valid(schema, value)
-            if outcome is False:
-                return False
-            if outcome is None:
-                unsure = True
-        return None if unsure else True
+        return _first(False, (self._valid(schema, value) for schema, value in pairs))
+
+
+def _first(decisive: bool, outcomes: Iterable[Verdict]) -> Verdict:
+    """`decisive` as soon as one outcome is; else None if any is unsure; else the other answer.
+
+    With False: every one must hold (unknown if some are unknown); with True: one must hold.
+    """
+    unsure = False
+    for outcome in outcomes:
+        if outcome is decisive:
+            return decisive
+        if outcome is None:
+            unsure = True
+    return None if unsure else not decisive
 
 
 def _each_value(quick: QuickSchema, value: Any) -> list[Any]:
@@ -408,14 +407,7 @@ def _all_of(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]
 
 
 def _any_of(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    unsure = False
-    for sub in rule:
-        outcome = quick._valid(sub, value)
-        if outcome is True:
-            return True
-        if outcome is None:
-            unsure = True
-    return None if unsure else False
+    return _first(True, (quick._valid(sub, value) for sub in rule))
 
 
 def _one_of(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
