@@ -21,7 +21,7 @@ from pbem.core.api import (Game, Ledger, PbemError, Problem, SigningKey, UsageEr
                            orders_document, read_signed_file, read_view, refuse_rewound_in, reply_document,
                            request_text, show_value, signing, yamlio)
 
-from . import hooks
+from . import hooks, standing as standing_rows
 
 MAX_ORDERS = 400  # more than any phase of a shipped game takes (toc's schema: 300)
 MAX_DEPTH = 4  # an order's deepest value: a table path, [[x, y], ...], is an order > list > point > number
@@ -81,12 +81,18 @@ def _orders_list(body: dict[str, Any]) -> tuple[list[Any], list[Any] | None]:
     return list(orders), (list(later) if later is not None else None)
 
 
-def _standing(body: dict[str, Any]) -> dict[str, str]:
-    """The standing answers the page changes (the check judges names and values by the game's schema)."""
+def _standing(body: dict[str, Any]) -> dict[str, Any]:
+    """The standing answers the page changes, by row: `topic` or `topic.key` (a per-unit answer) to a word,
+    or to a one-number mapping such as `{within: 200}` (the check judges names and values by the schema)."""
     standing = body.get("standing") or {}
-    if not isinstance(standing, dict) or not all(isinstance(v, str) for v in standing.values()):
-        raise UsageError("standing answers must map names to words")
+    if not isinstance(standing, dict) or not all(isinstance(v, str) or _numbered(v) for v in standing.values()):
+        raise UsageError("standing answers must map names (topic or topic.key) to words or to {name: number}")
     return dict(standing)
+
+
+def _numbered(value: Any) -> bool:
+    return (isinstance(value, dict) and len(value) == 1 and all(isinstance(k, str) for k in value)
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in value.values()))
 
 
 def _replace(path: Path, data: bytes) -> None:
@@ -182,16 +188,25 @@ class OrdersDesk(_SignedFile):
                 "out": str(self.out), "warnings": self.warnings}
 
     def _standing_choices(self) -> list[dict[str, Any]]:
-        """Each standing answer the game takes, its words, what it means and what the view says holds now."""
-        held = self.view.doc.get("standing") or {}
-        properties = self.view.ruleset.standing_schema().get("properties", {})
-        return [{"name": name, "values": list(rule["enum"]), "description": rule.get("description", ""),
-                 "current": held.get(name)} for name, rule in properties.items() if "enum" in rule]
+        """Each standing answer the game takes (one row per unit for a per-unit answer), its words, what it
+        means and what the view says holds now."""
+        rules, seen = self.view.rules, self.hook_view
+        return standing_rows.choices(self.view.ruleset.standing_schema(), self._held,
+                                     lambda topic: hooks.standing_keys(rules, seen, topic))
+
+    @property
+    def _held(self) -> dict[str, Any]:
+        held: dict[str, Any] = self.view.doc.get("standing") or {}
+        return held
+
+    def _standing(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The file's `standing:` block for the rows the page changed."""
+        return standing_rows.block(_standing(body), self._held, self.view.ruleset.standing_schema())
 
     def _full(self, orders: list[Any], later: list[Any] | None) -> list[Any]:
         return orders + ([{"next_phase": later}] if later is not None else [])
 
-    def _problems(self, full: list[Any], standing: dict[str, str]) -> list[Problem]:
+    def _problems(self, full: list[Any], standing: dict[str, Any]) -> list[Problem]:
         """`pbem check` on the orders file these orders make."""
         with tempfile.TemporaryDirectory(prefix="pbem-desk-") as folder:
             path = Path(folder) / self.out.name
@@ -202,7 +217,7 @@ class OrdersDesk(_SignedFile):
 
     def check(self, body: dict[str, Any]) -> dict[str, Any]:
         orders, later = _orders_list(body)
-        problems = self._problems(self._full(orders, later), _standing(body))
+        problems = self._problems(self._full(orders, later), self._standing(body))
         return {"ok": not problems, "problems": [_plain_problem(p, str(self.out)) for p in problems]}
 
     def draft(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -237,7 +252,7 @@ class OrdersDesk(_SignedFile):
                  if f["type"] not in ("flag", "const", "enum")}
         return {"candidates": picks, "notes": hooks.notes(rules, seen, draft)}
 
-    def document(self, full: list[Any], standing: dict[str, str] | None = None) -> bytes:
+    def document(self, full: list[Any], standing: dict[str, Any] | None = None) -> bytes:
         """The orders file: with a key, its entropy and salt come from the key and the view as the bot's do."""
         entropy = salt = None
         if self.key is not None:
@@ -249,7 +264,7 @@ class OrdersDesk(_SignedFile):
     def save(self, body: dict[str, Any]) -> dict[str, Any]:
         """Write the orders file (and its signature with a key) unless the check finds a problem."""
         orders, later = _orders_list(body)
-        full, standing = self._full(orders, later), _standing(body)
+        full, standing = self._full(orders, later), self._standing(body)
         problems = self._problems(full, standing)
         if problems:
             return {"saved": False, "problems": [_plain_problem(p, str(self.out)) for p in problems]}

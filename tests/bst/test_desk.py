@@ -64,3 +64,84 @@ def test_the_bots_crew_orders_are_built_from_the_picks(tmp_path: Path) -> None:
         assert build(desk, orders) == orders
         made += [order["act"] for order in orders]
     assert {"lead", "call-mortar", "sustain"} <= set(made)
+
+
+def test_a_mortar_call_of_several_bombs_of_a_kind_is_built_by_repeated_clicks(tmp_path: Path) -> None:
+    """W6, W8-W9: `rounds` is a repeatable list, so he, he, smoke comes of three clicks in that order."""
+    rules, state = at_card("JD", {"de1a": [620, 600], "uspa": [620, 160]})
+    desk = desk_at(rules, state, tmp_path)
+    field = next(f for k in desk.describe()["kinds"] if k["kind"] == "call-mortar" for f in k["fields"]
+                 if f["name"] == "rounds")
+    assert field["type"] == "list" and field["repeat"] is True
+    call = {"unit": "usp", "act": "call-mortar", "mortar": "usma", "aim": [620, 600], "rounds": ["he", "he", "smoke", "he"]}
+    assert build(desk, [call]) == [call]
+    assert desk.check({"orders": [call], "next": None})["ok"]
+
+
+HOLD = [{"unit": "usp", "act": "hold"}]  # card JH activates the platoon leader
+
+
+def _rows(desk: OrdersDesk) -> dict[str, dict[str, Any]]:
+    return {row["name"]: row for row in desk.describe()["standing"]}
+
+
+def test_per_unit_standing_answers_get_a_row_each_for_the_sides_own_units(tmp_path: Path) -> None:
+    """O1, C2: `opfire` and `close_combat` offered unit by unit, for the allies' units on the table only."""
+    rules, state = at_card("JH", {})
+    desk = desk_at(rules, state, tmp_path)
+    rows = _rows(desk)
+    own = sorted(u for u in rules.context.units if rules.context.side_of(u) == "allies")
+    assert [r for r in rows if r.startswith("opfire.")] == [f"opfire.{u}" for u in own]
+    assert [r for r in rows if r.startswith("close_combat.")] == [f"close_combat.{u}" for u in own]
+    opfire = rows["opfire.us1"]
+    assert opfire["values"] == ["open-short", "any", "hold", "ask"] and opfire["current"] is None
+    assert opfire["number"] == {"key": "within", "minimum": 1, "maximum": 5000}
+    assert rows["close_combat.us1"]["values"] == ["hunker", "fire", "ask"] and rows["close_combat.us1"]["number"] is None
+
+
+def test_per_unit_answers_are_saved_nested_and_read_back_as_current(tmp_path: Path) -> None:
+    """The rows changed become `{opfire: {UNIT: ...}}`, the bytes `orders_document` writes for that block (a
+    hand-writer's file); the answers the view holds for the other units are kept, since the referee replaces
+    a topic whole."""
+    from pbem.core.api import yamlio
+
+    rules, state = at_card("JH", {})
+    state["standing"] = {"allies": {"opfire": {"usp": "any", "us2": "hold"}}, "axis": {"opfire": {"de1": "hold"}}}
+    desk = desk_at(rules, state, tmp_path)
+    rows = _rows(desk)
+    assert rows["opfire.usp"]["current"] == "any" and rows["opfire.us1"]["current"] is None
+    assert rows["close_combat.us1"]["current"] is None
+    changed = {"opfire.us2": {"within": 250}, "close_combat.us1": "fire", "opfire.us1": "hold"}
+    answer = desk.save({"orders": HOLD, "standing": changed})
+    assert answer["saved"], answer
+    wanted = {"close_combat": {"us1": "fire"}, "opfire": {"us1": "hold", "us2": {"within": 250}, "usp": "any"}}
+    assert yamlio.load_file(tmp_path / "o.yaml").data["standing"] == wanted
+    assert list(yamlio.load_file(tmp_path / "o.yaml").data["standing"]["opfire"]) == ["us1", "us2", "usp"]
+    saved = (tmp_path / "o.yaml").read_bytes()
+    assert _without_envelope(saved) == _without_envelope(desk.document(HOLD, wanted))
+    clicked_otherwise = dict(reversed(list(changed.items())))
+    assert desk.save({"orders": HOLD, "standing": clicked_otherwise})["saved"]
+    assert _without_envelope((tmp_path / "o.yaml").read_bytes()) == _without_envelope(saved)
+
+
+def _without_envelope(data: bytes) -> bytes:
+    """The file less its entropy and salt, fresh at each save without a key."""
+    return b"\n".join(line for line in data.split(b"\n") if not line.startswith((b"entropy:", b"salt:")))
+
+
+def test_a_per_unit_answer_the_schema_refuses_is_a_problem_and_saves_nothing(tmp_path: Path) -> None:
+    import pytest
+
+    from pbem.core.api import UsageError
+
+    rules, state = at_card("JH", {})
+    desk = desk_at(rules, state, tmp_path)
+    wrong = desk.save({"orders": HOLD, "standing": {"opfire.us1": "sometimes"}})
+    assert wrong["saved"] is False and "standing" in wrong["problems"][0]["text"] and not (tmp_path / "o.yaml").exists()
+    assert desk.check({"orders": HOLD})["ok"]
+    assert not desk.check({"orders": HOLD, "standing": {"opfire.us1": {"within": 0}}})["ok"]  # at least 1 mm
+    for bad in ({"opfire.us1": {"within": True}}, {"opfire.us1": ["hold"]}, {"opfire.us1": {"within": 5, "x": 1}}):
+        with pytest.raises(UsageError, match="standing answers"):
+            desk.check({"orders": [], "standing": bad})
+    with pytest.raises(UsageError, match="whole and by key"):
+        desk.check({"orders": [], "standing": {"opfire": "hold", "opfire.us1": "hold"}})

@@ -123,7 +123,9 @@ async function refreshDraft() {
 function pick(field, value) {
   const draft = S.draft;
   const values = draft.values;
-  if (field.type === "units" || field.type === "list") {
+  if (field.type === "list" && field.repeat) {  // a word may come again (bst's rounds: he, he, smoke)
+    values[field.name] = (values[field.name] || []).concat([value]);
+  } else if (field.type === "units" || field.type === "list") {
     const chosen = values[field.name] || [];
     values[field.name] = chosen.includes(value) ? chosen.filter((v) => v !== value) : chosen.concat([value]);
   } else if (field.type === "path" || field.type === "points") {
@@ -216,15 +218,15 @@ function fieldBox(field) {
     picks.append(el("span", {}, "click a hex on the map"));
   } else {
     for (const choice of choices) {
-      const chosen = Array.isArray(value) ? value.includes(choice) && field.type !== "path" : value === choice;
+      const chosen = Array.isArray(value) ? value.includes(choice) && field.type !== "path" && !field.repeat : value === choice;
       picks.append(el("button", {type: "button", id: "pick-" + field.name + "-" + choice, "aria-pressed": String(chosen),
                                  onclick: () => pick(field, choice)}, choice));
     }
     if (!choices.length) picks.append(el("span", {}, "nothing to pick now"));
   }
-  if ((field.type === "path" || field.type === "points") && (value || []).length)
+  if ((field.type === "path" || field.type === "points" || field.repeat) && (value || []).length)
     picks.append(el("button", {type: "button", id: "back-" + field.name, onclick: () => back(field)},
-                    field.type === "path" ? "back one hex" : "back one point"));
+                    field.type === "path" ? "back one hex" : field.repeat ? "back one" : "back one point"));
   box.append(picks);
   return box;
 }
@@ -297,17 +299,34 @@ function draw() {
   markMap();
 }
 
+// A row is a topic answered by one word (toc's advance), or one key of a per-unit answer ("opfire.us1");
+// the server nests the rows into the file's `standing:` block. A click on the word set takes it back.
 function renderStanding(choices) {
   $("standing").replaceChildren(...choices.map((choice) => {
-    const box = el("fieldset", {id: "standing-" + choice.name},
-                   el("legend", {}, choice.name + (choice.current ? " (now " + choice.current + ")" : "")),
-                   el("div", {}, choice.description));
+    const name = choice.name, set = S.standing[name];
+    const box = el("fieldset", {id: "standing-" + name},
+                   el("legend", {}, name + (choice.current !== null && choice.current !== undefined
+                     ? " (now " + flow(choice.current) + ")" : "") + (set !== undefined ? ": " + flow(set) : "")));
+    if (choice.key === null || choice.key === undefined || choice === choices.find((c) => c.topic === choice.topic))
+      box.append(el("div", {}, choice.description));
+    const answer = (value) => {
+      if (JSON.stringify(S.standing[name]) === JSON.stringify(value)) delete S.standing[name]; else S.standing[name] = value;
+      check();
+    };
     for (const value of choice.values) {
-      box.append(el("button", {type: "button", id: `standing-${choice.name}-${value}`,
-                               "aria-pressed": String(S.standing[choice.name] === value), onclick: () => {
-        if (S.standing[choice.name] === value) delete S.standing[choice.name]; else S.standing[choice.name] = value;
-        check();
-      }}, value));
+      box.append(el("button", {type: "button", id: `standing-${name}-${value}`,
+                               "aria-pressed": String(set === value), onclick: () => answer(value)}, value));
+    }
+    if (choice.number) {
+      const n = choice.number, input = "standing-" + name + "-" + n.key;
+      box.append(el("input", {id: input, type: "number", min: String(n.minimum ?? ""), max: String(n.maximum ?? ""),
+                              size: "6", "aria-label": name + ": " + n.key}),
+                 el("button", {type: "button", id: `standing-${name}-set`, onclick: () => {
+                   const typed = $(input).value.trim();
+                   if (!/^[0-9]+$/.test(typed)) { say("type " + n.key + " as a whole number"); return; }
+                   S.standing[name] = {[n.key]: Number(typed)};
+                   check();
+                 }}, "set " + n.key));
     }
     return box;
   }));

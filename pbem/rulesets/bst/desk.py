@@ -6,8 +6,9 @@ Everything is read from the side's view and judged by this ruleset's own functio
 target or card is offered only where `ok(order)` (the ruleset's `validate` on the orders so far plus
 this one) finds nothing wrong with the order, or, for the bases, they are the unit's own in the view
 (a lead's: the bases in the leader's command, L1). A platoon leader leads (L1) and calls its mortar
-(W6) on a point clicked on the table or on an enemy base; the rounds are picked once each (he,
-smoke), so a call of more bombs than that is written by hand.
+(W6) on a point clicked on the table or on an enemy base; each click on a round (he, smoke) adds one
+more bomb to the call. The standing answers `opfire` (O1) and `close_combat` (C2) are offered one row
+for each of the side's own units on the table.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ POSITIONS = [_field("to", "point", "to this point", optional=True, clicks=True),
              _field("face", "point", "then face toward this point", optional=True)]
 TARGET = _field("target", "unit", "enemy unit fired at (F4)")
 MORTAR = _field("mortar", "unit", "the mortar called (W6)")
-ROUNDS = _field("rounds", "list", "the bombs, in order (W8, W9)")
+ROUNDS = _field("rounds", "list", "the bombs, in order, one more at each click (W8, W9)", repeat=True)
 LEAD = _kind("lead", "Lead bases of the platoon", "L1", _field("do", "enum", "their one action", values=list(LED)),
              _field("bases", "units", "bases led (in the leader's command)"),
              {**TARGET, "optional": True}, *POSITIONS, bases=False)
@@ -62,6 +63,7 @@ KINDS = [_kind("hold", "Hold", "A1"), _kind("hunker", "Hunker down", "H1"), _kin
          _kind("call-mortar", "Call the mortar on an enemy base", "W6", MORTAR,
                _field("aim", "unit", "aimed at this enemy base"), ROUNDS, kind="call-mortar-on-base", bases=False)]
 LEADING = ("lead", "call-mortar", "call-mortar-on-base")
+PER_UNIT = ("opfire", "close_combat")  # standing answers that map each unit to its own (O1, C2)
 
 
 def spec(ctx: Context, view: Mapping[str, Any]) -> dict[str, Any]:
@@ -125,3 +127,8 @@ def notes(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any]) -> li
         far = isqrt(plane.dist2(_centre(view, unit), _centre(view, target)))
         lines.append(f"{unit} to {target}: a range of about {far} {ctx.table.unit}, centre to centre")
     return lines
+
+
+def standing_keys(ctx: Context, view: Mapping[str, Any], topic: str) -> list[str] | None:
+    """The units a per-unit standing answer is offered for: the side's own with bases on the table."""
+    return _units(ctx, view, own=True) if topic in PER_UNIT else None
