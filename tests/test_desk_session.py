@@ -194,3 +194,33 @@ def test_a_side_not_awaited_gets_no_kinds_and_saves_an_empty_list(tmp_path: Path
     assert described["gives_orders"] is False and described["kinds"] == [] and described["awaiting"] == ["german"]
     assert desk.save({"orders": [], "standing": {"advance": "all"}})["saved"]
     assert yamlio.load_file(tmp_path / "o.yaml").data["orders"] == []
+
+
+def test_bst_per_unit_standing_answers_saved_as_the_bots_file_and_accepted(tmp_path: Path) -> None:
+    """bst's `opfire` and `close_combat` (O1, C2) set unit by unit on the desk: the file is the one the bot
+    writes with that `standing:` block, byte for byte, `pbem submit` accepts it, and the side's next view
+    shows the answers as current."""
+    game = play_to(tmp_path, "bst", "activation", "allies")
+    out = tmp_path / "allies-desk.yaml"
+    desk = OrdersDesk(game.view_path("allies"), game=load_game(game.game_dir), key=game.key("allies"), out=out)
+    rows = {row["name"]: row for row in desk.describe()["standing"]}
+    assert {"opfire.us1", "close_combat.us1"} <= set(rows) and not any(".de" in name for name in rows)
+    bot = game.bot_orders("allies")
+    changed = {"opfire.us1": {"within": 300}, "close_combat.us1": "fire", "opfire.usp": "hold"}
+    nested = {"close_combat": {"us1": "fire"}, "opfire": {"us1": {"within": 300}, "usp": "hold"}}
+    assert desk.save({"orders": bot, "standing": changed})["saved"]
+    by_bot = game.bot_file("allies", tmp_path / "by-bot.yaml")
+    assert by_bot.read_bytes() != out.read_bytes()  # without the answers
+    assert bot_orders_file(game.game_dir, "allies", game.key("allies"), by_bot, standing=nested).read_bytes() == \
+        out.read_bytes()
+    assert submit(game.game_dir, out).errors == []
+    for side in ("axis",):
+        if side in read_view(game.view_path(side)).doc["next"]["awaiting"]:
+            assert submit(game.game_dir, game.bot_file(side, tmp_path / f"{side}.yaml")).errors == []
+    adjudicate(game.game_dir, game.key("referee"))
+    later = OrdersDesk(game.view_path("allies"), out=tmp_path / "later.yaml")
+    now = {row["name"]: row["current"] for row in later.describe()["standing"]}
+    assert later.view.doc["standing"] == nested
+    shown = {"opfire.us1": {"within": 300}, "opfire.usp": "hold", "close_combat.us1": "fire", "opfire.us2": None}
+    for name, value in shown.items():  # a unit whose bases all fell in the activation has no row
+        assert now.get(name, value) == value, (name, now)
