@@ -1,4 +1,4 @@
-"""Every reader entry point fed hostile input: a clear error, never a traceback, bounded in time and memory.
+"""Every reader entry point fed hostile input: a clear error, never a traceback, bounded in work and memory.
 
 `pbem submit`, `check`, `verify`, `verify-view`, `audit` and `decide` are called in-process through
 `pbem.cli.main([...])`, and the mail judge through its intake (`message.parse` then
@@ -9,8 +9,10 @@ the referee's for views, requests and turns: a hostile referee), so the checks b
 signature are fuzzed too.
 
 Each call must end by returning (an exit code, with a message for a refusal) or by SystemExit from
-argparse; any other exception fails the test with its traceback. Each call must take less than
-`SECONDS` and grow the process's peak memory by less than `MEGABYTES`.
+argparse; any other exception fails the test with its traceback. Each call's work is counted, never
+timed (`tests.test_work_meter`): no YAML parse may go past the node bound or be handed more than the
+file size bound, no text may yield more armored blocks than their bound; and the call must grow the
+process's peak memory by less than `MEGABYTES`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import os
 import re
 import resource
 import shutil
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -40,8 +41,8 @@ from pbem.mail.message import parse
 from tests.conftest import play_duel
 from tests.test_cli_lifecycle import snapshot
 from tests.test_mail_kit import ADDRESSES, World, make_world, plain_mail
+from tests.test_work_meter import MOST_NODES, Meter, metered
 
-SECONDS = 5.0
 MEGABYTES = 200
 HUGE = 2**64 + 1
 FUZZ = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow],
@@ -56,12 +57,12 @@ def _peak_mb() -> float:
 
 
 @contextlib.contextmanager
-def bounded(what: str) -> Iterator[None]:
-    """The block must finish within SECONDS and raise the peak memory by less than MEGABYTES."""
-    started, before = time.monotonic(), _peak_mb()
-    yield
-    elapsed = time.monotonic() - started
-    assert elapsed < SECONDS, f"{what}: took {elapsed:.1f} s"
+def bounded(what: str) -> Iterator[Meter]:
+    """The block's work must keep the readers' bounds and raise the peak memory by less than MEGABYTES."""
+    before = _peak_mb()
+    with metered() as work:
+        yield work
+    work.within_bounds(what)
     grown = _peak_mb() - before
     assert grown < MEGABYTES, f"{what}: peak memory grew by {grown:.0f} MB"
 
@@ -71,18 +72,20 @@ class Call:
     rc: int
     out: str
     err: str
+    work: Meter
 
 
 def pbem(*args: str | os.PathLike[str]) -> Call:
     """`pbem ARGS...` in-process, bounded; an exception other than SystemExit propagates (a traceback)."""
     out, err = io.StringIO(), io.StringIO()
     words = [str(a) for a in args]
-    with bounded("pbem " + " ".join(words)[:300]), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with bounded("pbem " + " ".join(words)[:300]) as work, contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):
         try:
             rc = main(words)
         except SystemExit as exit_:  # argparse
             rc = exit_.code if isinstance(exit_.code, int) else 2
-    call = Call(rc, out.getvalue(), err.getvalue())
+    call = Call(rc, out.getvalue(), err.getvalue(), work)
     assert "Traceback" not in call.err
     return call
 
@@ -241,6 +244,9 @@ def test_submit_node_flood(worlds: Callable[[str], World], tmp_path: Path) -> No
     path.with_name("flood.yaml.sig").write_text(sign_as(world.keys["red"], data, world.game_id))
     call = refused("submit", world.root, path)
     assert "too many values" in call.err
+    # the parse stopped at the first value over the bound, and nothing behind the parse ran
+    assert call.work.most_nodes == MOST_NODES and call.work.most_nodes < len(data) // 4, call.work
+    assert (call.work.item_schemas, call.work.orders_validated, call.work.schema_errors) == (0, 0, 0), call.work
 
 
 def test_submit_hostile_signatures_and_special_files(worlds: Callable[[str], World], tmp_path: Path) -> None:
