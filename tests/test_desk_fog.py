@@ -131,3 +131,35 @@ def test_bob_units_under_conceal_markers_trading_places_change_nothing_on_the_pa
     before = output(state)
     assert before == output(changed)
     assert f'"{first}"' not in before.decode("utf-8") and f'"{second}"' not in before.decode("utf-8")
+
+
+def bst_desk_output(state: dict[str, Any], folder: Path) -> tuple[bytes, list[str]]:
+    """The allies' desk for a bst state: what it sends the page, and the names of its standing rows."""
+    from tests.bst.test_bots import BST
+
+    path = folder / "allies.yaml"
+    path.write_bytes(view_bytes(BST, state, "allies", ["allies", "axis"]))
+    described = OrdersDesk(path, out=folder / "o.yaml").describe()
+    return json.dumps(described, sort_keys=True).encode("utf-8"), [row["name"] for row in described["standing"]]
+
+
+def test_bst_standing_rows_name_only_units_the_view_holds(tmp_path: Path) -> None:
+    """O1, C2: the per-unit rows are the allies' own units with bases on the table; the axis side's standing
+    answers (kept out of every allied view) change no byte the desk sends, and a unit gone from the table
+    has no row."""
+    from tests.bst.test_bots import at_card
+
+    rules, state = at_card("JH", {})
+    ctx = rules.context
+    state["standing"] = {"axis": {"opfire": {"de1": "hold"}}}
+    before, names = bst_desk_output(state, tmp_path)
+    units = {name.partition(".")[2] for name in names if "." in name}
+    on_table = {entry["unit"] for entry in state["bases"].values()}
+    assert units and all(ctx.side_of(u) == "allies" and u in on_table for u in units)
+    hidden = copy.deepcopy(state)
+    hidden["standing"] = {"axis": {"opfire": {"de1": "any", "de2": {"within": 400}}, "close_combat": {"dep": "fire"}}}
+    assert bst_desk_output(hidden, tmp_path)[0] == before
+    gone = copy.deepcopy(state)
+    gone["bases"] = {bid: entry for bid, entry in state["bases"].items() if entry["unit"] != "us2"}
+    left = bst_desk_output(gone, tmp_path)[1]
+    assert "opfire.us2" in names and "opfire.us2" not in left and "close_combat.us2" not in left
