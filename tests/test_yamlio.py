@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
-import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from pbem.core import yamlio
 from pbem.core.errors import YamlError
 from pbem.core.yamlio import MAX_ALIAS_NODES, MAX_DEPTH, Document, Mark, dump, load_bytes, load_file
+from tests.test_work_meter import metered
 
 
 def load(text: str, file: str = "t.yaml") -> Any:
@@ -293,9 +292,12 @@ i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
 
 
 def test_billion_laughs_refused_fast() -> None:
-    start = time.perf_counter()
-    error = refusal(BILLION_LAUGHS)
-    assert time.perf_counter() - start < 1.0
+    with metered(memory=True) as work:
+        error = refusal(BILLION_LAUGHS)
+    # Refused at the first alias past the expansion bound (its line 4): the root, then a, b and c (a key,
+    # a list and 9 items each; b's and c's expand to 90 and 819 nodes), then d, its list and its first *c.
+    assert work.most_nodes == 1 + 3 * 11 + 3, work
+    assert work.peak_bytes is not None and work.peak_bytes < 2**20, work.peak_bytes
     [problem] = error.problems
     assert "alias expansion too large" in problem.message
     assert problem.line == 4
@@ -327,9 +329,9 @@ def test_anchor_redefined_refused() -> None:
 
 def test_deep_flow_nesting_refused_cleanly() -> None:
     text = "[" * 10000 + "]" * 10000
-    start = time.perf_counter()
-    [problem] = refusal(text).problems
-    assert time.perf_counter() - start < 1.0
+    with metered() as work:
+        [problem] = refusal(text).problems
+    assert work.most_nodes == MAX_DEPTH + 1, work  # stopped at the first list too deep
     assert "nesting too deep" in problem.message
     assert (problem.line, problem.column) == (1, MAX_DEPTH + 1)
 
@@ -359,23 +361,15 @@ def test_load_bytes_size_bound() -> None:
     assert load_bytes(exactly, "t.yaml", max_bytes=20).data == {"a": 1}
 
 
-def test_load_file_refuses_huge_file_without_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_load_file_refuses_huge_file_without_reading(tmp_path: Path) -> None:
     big = tmp_path / "big.yaml"
     with open(big, "wb") as handle:
         handle.truncate(50 * 1024 * 1024)  # sparse: no 50 MB actually written
-
-    real_open = builtins.open
-
-    def guarded_open(file: Any, *args: Any, **kwargs: Any) -> Any:
-        if str(file) == str(big):
-            raise AssertionError("load_file opened the oversized file")
-        return real_open(file, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "open", guarded_open)
-    start = time.perf_counter()
-    with pytest.raises(YamlError) as info:
+    with metered(memory=True) as work, pytest.raises(YamlError) as info:
         load_file(big)
-    assert time.perf_counter() - start < 1.0
+    # refused by its size: nothing parsed, and not even the bound's worth of bytes read (4 MiB)
+    assert work.parses == 0, work
+    assert work.peak_bytes is not None and work.peak_bytes < 2**20, work.peak_bytes
     [problem] = info.value.problems
     assert str(52428800) in problem.message and str(yamlio.MAX_FILE_BYTES) in problem.message
     assert problem.file == str(big)
