@@ -30,6 +30,7 @@ from pbem.rulesets.kit import positions
 from . import closecombat, hits
 from .context import Context
 from .opfire import Mover, fire_at
+from .smoke import in_smoke
 from .stands import Stand, in_contact
 
 
@@ -95,6 +96,10 @@ def entered(context: Context, state: State, movers: Sequence[str], before: set[s
     for unit in sorted({state["bases"][bid]["unit"] for bid in new}):
         side = context.side_of(unit)
         mine = [bid for bid in new if state["bases"].get(bid, {}).get("unit") == unit]
+        if mover is not None and out_of_smoke(context, state, mover, [m for m in movers
+                                                                   if set(touching.get(m, [])) & set(mine)]):
+            events.append({"type": "surprised", "section": "W10", "unit": unit, "bases": mine})
+            continue  # W10: no reaction at all; the markers wait for the close combat
         reaction = "activated" if unit in state["activated"] else standing_answer(
             state, side, "close_combat", {}).get(unit, "hunker")
         if reaction == "ask":
@@ -114,6 +119,15 @@ def entered(context: Context, state: State, movers: Sequence[str], before: set[s
             resolve_markers(context, state, bid, to_hit, dice, events, "C2")
     placing = [m for m in movers if m in touching] + [b for b in new if b in state["bases"]]
     place(context, state, placing, events, "C2")
+
+
+def out_of_smoke(context: Context, state: State, mover: Mover, attackers: Sequence[str]) -> bool:
+    """W10: the attackers came out of smoke into contact with their centres never leaving it:
+    each centre in smoke where its move began and where it ended."""
+    return bool(attackers) and all(
+        bid in mover.start and bid in state["bases"] and in_smoke(context.table, mover.start[bid].centre)
+        and in_smoke(context.table, (state["bases"][bid]["at"][0], state["bases"][bid]["at"][1]))
+        for bid in attackers)
 
 
 def resolve(context: Context, state: State, side: str, ids: Sequence[str], retire: bool, dice: Dice,

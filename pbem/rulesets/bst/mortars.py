@@ -9,7 +9,8 @@ first round at once; then it fires one round each time its unit activates, unles
 down (allowed with 4 or more markers) or must set up (W3). Each bomb deviates (W7: one die
 for the direction, one die of cm when the mortar sees the aim, two when it does not); an
 H.E. bomb puts 6 markers on every base under its template (a base's size, W8) and 4 on every
-base within a base width of it; a smoke bomb lays a screen (W9). An order aimed at a base
+base within a base width of it; a smoke bomb lays a screen (W9); a flare (W6 names it, and
+nothing more: the rules have no night) deviates and lands, and does nothing else. An order aimed at a base
 lapses when the mortar no longer sees it.
 """
 
@@ -26,7 +27,7 @@ from .context import Context
 from .sight import sees
 from .smoke import lay
 
-ROUNDS = ("he", "smoke")
+ROUNDS = ("he", "smoke", "flare")
 
 
 def aim_point(state: Mapping[str, Any], aim: Any) -> plane.Point | None:
@@ -64,8 +65,12 @@ def fire_round(context: Context, state: State, bid: str, dice: Dice, events: lis
     kind = order["rounds"].pop(0)
     if not order["rounds"]:
         del state["mortars"][bid]
-    event: Event = {"type": "bomb", "section": "W8" if kind == "he" else "W9", "mortar": bid, "kind": kind,
+    section = {"he": "W8", "smoke": "W9"}.get(kind, "W6")
+    event: Event = {"type": "bomb", "section": section, "mortar": bid, "kind": kind,
                     "aim": list(point), "direction": direction, "distance": distance, "landing": list(landing)}
+    if kind == "flare":  # W6 names the round and gives it no effect: with no night rules it lights nothing
+        events.append(event)
+        return
     if kind == "smoke":
         events.append(event)
         lay(context, state, landing, events)

@@ -53,7 +53,7 @@ ORDER_SCHEMA: dict[str, Any] = {
         "mortar": {"type": "string", "description": "W6: the mortar base a leader calls"},
         "aim": {"oneOf": [{"type": "string", "description": "an enemy base"}, positions.POINT_SCHEMA],
                 "description": "W6: where the mortar aims: an enemy base, or a point"},
-        "rounds": {"type": "array", "items": {"enum": ["he", "smoke"]}, "minItems": 1, "maxItems": 10,
+        "rounds": {"type": "array", "items": {"enum": ["he", "smoke", "flare"]}, "minItems": 1, "maxItems": 10,
                    "description": "W6: the bombs, in order"},
         "do": {"enum": list(LED), "description": "L1: the one action of the bases a platoon leader leads"},
         "card": {"type": "string", "description": "A1: the card of the unit this order answers (a platoon leader has two)"},
@@ -82,7 +82,7 @@ def order_kinds() -> list[str]:
             "{unit: U, act: fight|retire, bases: [B, ...]}  bases in close combat fight it out, then stay or retire (C3, C7)",
             "{unit: U, act: set-up, bases: [B, ...]}  an unloaded crewed weapon gets ready to fire (W3)",
             "{unit: U, act: sustain, bases: [B, ...]}  an HMG sweeps its arc until it next activates (W4)",
-            "{unit: LEADER, act: call-mortar, mortar: B, aim: BASE|[x, y], rounds: [he|smoke, ...]}  (W6)",
+            "{unit: LEADER, act: call-mortar, mortar: B, aim: BASE|[x, y], rounds: [he|smoke|flare, ...]}  (W6)",
             "{unit: TANK, act: ..., buttoned: true|false}  a tank closes or opens its hatches first (V1)",
             "{unit: TANK, act: ..., convoy: true}  another tank on the road activates with the drawn one (V3)",
             "orders for your other units (or with queued: true) wait for their cards, if they come before the enemy's"]
@@ -146,7 +146,7 @@ def call_problems(context: Context, state: Mapping[str, Any], side: str, unit: s
                 and e["unit"] in context.company(unit)]
         return refuse(f"{gun_id} is not a mortar of {unit}'s platoon", ", ".join(able) or "none", "mortar")
     if "aim" not in order or "rounds" not in order:
-        return refuse("a call names the aim and the rounds", "aim: a base or [x, y], rounds: [he|smoke, ...]")
+        return refuse("a call names the aim and the rounds", "aim: a base or [x, y], rounds: [he|smoke|flare, ...]")
     leader = context.stand(mine[0], state["bases"][mine[0]])
     if state["bases"][mine[0]]["status"] == "suppressed":
         return refuse(f"{leader.id} is suppressed and may not call the mortar", "recover first")

@@ -129,6 +129,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "smoke": lambda e: f"smoke screen {e['screen']} laid at {e['at']}",
     "smoke-drifts": lambda e: f"the wind acts on smoke screen {e['screen']}: {e['step']}",
     "set-up": lambda e: f"{_names(e['bases'])} set up, ready to fire",
+    "surprised": lambda e: f"{e['unit']} is taken by surprise out of the smoke: no reaction",
     "split": lambda e: f"{e['unit']} is split: its bases must close up again",
     "rejoined": lambda e: f"{e['unit']} is together again",
     "hatches": lambda e: f"{e['unit']} {'closes' if e['buttoned'] else 'opens'} its hatches",

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from pbem.core.ruleset import Event, State
 from pbem.geometry import plane
+from pbem.geometry.tablemap import TableMap
 
 from .context import Context
 
@@ -34,6 +35,12 @@ def with_smoke(context: Context, state: Mapping[str, Any]) -> Context:
                                            plane.Base((at[0], at[1]), screen["facing"], size, size).shape)
                 for screen in screens for i, at in enumerate(screen["bases"]) if at is not None]
     return dataclasses.replace(context, table=context.table.with_features(features))
+
+
+def in_smoke(table: TableMap, point: plane.Point) -> bool:
+    """W10: whether a point (a base's centre) lies inside or on a smoke base of the table
+    `with_smoke` made."""
+    return any(plane.locate(point, feature.shape) >= 0 for feature in table.of_kind("smoke"))
 
 
 def lay(context: Context, state: State, at: plane.Point, events: list[Event]) -> None:
