@@ -6,8 +6,8 @@ archive of `pbem demo toc` and cheated as the referee (a rewound turn with a dro
 submission, a view edited and signed again, a new game.yaml with another chain) and as a
 player (a replayed file, a file signed with the other side's key, a file of another game).
 Every cheat was caught with a clear message, and the tests below keep it so. As a curious opponent
-it looked for hidden facts one side's files give away (bob's conceal markers do), and it checked
-the examples of the pages a newcomer copies from against what pbem does.
+it looked for hidden facts one side's files give away (bob's set-up conceal markers did, until bob
+version 4), and it checked the examples of the pages a newcomer copies from against what pbem does.
 
 A probe of a defect in a file this test does not own is `xfail(strict=True)` with the defect and
 its place in `reason`: it turns red (XPASS) once the defect is fixed, and then the mark goes.
@@ -386,12 +386,6 @@ def bob_markers_after_setup(work: Path, trial: int) -> dict[str, str]:
     return {uid: unit["marker"] for uid, unit in turn["state"]["units"].items() if uid in ("G1", "GD1")}
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/rulesets/bob/setup.py resolve (line 105) numbers the markers of a hex "
-                   "by the order the set-up orders list the units, unlisted ones after: a decoy left where the "
-                   "public scenario puts it, in a hex another concealed unit is moved into, always takes the higher "
-                   "number, so the American can follow that marker as the decoy once the two part; the docstring "
-                   "says a marker's number tells nothing. Fix: order the markers within a hex by something the "
-                   "other side cannot predict (a roll shown to the owner only, or a hash keyed by the owner's salt)")
 def test_a_markers_number_does_not_tell_the_decoy_from_the_unit_moved_in(tmp_path: Path) -> None:
     decoy_higher = set()
     for trial in range(8):

@@ -43,7 +43,7 @@ def resolve(ctx: Context, state: State, submissions: Mapping[str, Submission | N
             events += concession_events(side, "18.0", state["result"])
             return Resolution(state, events)
     if phase == "setup":
-        setup.resolve(ctx, state, orders, events)
+        setup.resolve(ctx, state, orders, dice, events)
         conceal.sweep(ctx, state, events)  # 15.0: markers come off only once both sides have set up
         victory.update_held(ctx, state)
         sequence.start_turn(ctx, state, events)

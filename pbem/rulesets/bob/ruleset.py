@@ -18,7 +18,7 @@ from .state import normalize
 
 class Bob(Ruleset[Context]):
     id = "bob"
-    version = "3"
+    version = "4"
     title = "Band of Brothers: Screaming Eagles"
     sequence_section = "1.0"
 

@@ -3,14 +3,17 @@
 Each side may move any of its units within its set-up area (a unit left out keeps the
 scenario's hex), put a conceal marker on a unit whose hex gives a positive fire modifier
 (decoys always start concealed, so they too stand in such terrain), and place its foxholes in non-building hexes of its area.
-Markers are numbered per side in the order the units stand (by hex, then as the orders list
-them), so a marker's number says nothing of what is under it. Reinforcements wait off the map.
+Markers are numbered per side by hex (`number_markers`); within a hex, in an order a shuffle
+shown to the owner alone decides, so a marker's number says nothing the other side could not see
+already (where the markers stand), whatever the orders list or leave out. Reinforcements wait
+off the map.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import State
 
@@ -81,10 +84,10 @@ def stacking_problems(ctx: Context, placed: Mapping[str, str]) -> list[Problem]:
     return problems
 
 
-def resolve(ctx: Context, state: State, orders: Mapping[str, list[dict[str, Any]]], events: list[dict[str, Any]]) -> None:
+def resolve(ctx: Context, state: State, orders: Mapping[str, list[dict[str, Any]]], dice: Dice,
+            events: list[dict[str, Any]]) -> None:
     for side in SIDES:
         given = {o["place"]: o for o in orders.get(side, []) if "place" in o}
-        listed = [o["place"] for o in orders.get(side, []) if "place" in o]
         units = [uid for uid, u in ctx.units.items() if u.side == side]
         for uid in units:
             unit = state["units"][uid]
@@ -102,11 +105,24 @@ def resolve(ctx: Context, state: State, orders: Mapping[str, list[dict[str, Any]
         for hole in orders.get(side, []):
             if "foxhole" in hole:
                 state["foxholes"].append(hole["foxhole"])
-        concealed = [uid for uid in units if state["units"][uid]["concealed"]]
-        concealed.sort(key=lambda u: (state["units"][u]["hex"], listed.index(u) if u in listed else len(listed), u))
-        for uid in concealed:
-            state["units"][uid]["marker"] = marker_name(side, state["markers"][side])
-            state["markers"][side] += 1
+        number_markers(state, side, [uid for uid in units if state["units"][uid]["concealed"]], dice)
         events.append({"type": "setup", "side": side, "section": "18.0",
                        "units": {uid: state["units"][uid]["hex"] for uid in units if state["units"][uid]["hex"]}})
     state["foxholes"] = sorted(set(state["foxholes"]))
+
+
+def number_markers(state: State, side: str, concealed: list[str], dice: Dice) -> None:
+    """15.0: number `side`'s set-up markers hex by hex; a stack's markers in a restricted shuffle's order.
+
+    The other side sees each marker's hex, so numbering by hex tells it nothing. Within a hex any
+    rule it could predict (the orders' listing, unit ids) would let it follow a decoy left where the
+    public scenario puts it; the shuffle's rolls go to the owner only, and their number (one fewer
+    than the hex's markers) is public anyway.
+    """
+    stacks: dict[str, list[str]] = {}
+    for uid in sorted(concealed):
+        stacks.setdefault(state["units"][uid]["hex"], []).append(uid)
+    for hex_id, stack in sorted(stacks.items()):
+        for uid in dice.shuffle(stack, f"15.0 the order of the markers in {hex_id}", seen_by=[side]):
+            state["units"][uid]["marker"] = marker_name(side, state["markers"][side])
+            state["markers"][side] += 1
