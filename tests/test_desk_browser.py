@@ -300,6 +300,71 @@ def test_a_bst_activation_by_clicks_and_typed_points(browser: Any, tmp_path: Pat
     page.close()
 
 
+def test_bst_per_unit_standing_answers_clicked_and_typed_into_the_file(browser: Any, tmp_path: Path) -> None:
+    """bst's activation by clicks, then its standing answers unit by unit (O1, C2): a word clicked for one
+    unit, `{within: N}` typed for another, and a word clicked twice taken back. The saved file is the bot's
+    with that `standing:` block, byte for byte, and the referee accepts it."""
+    from selenium.webdriver.common.by import By
+
+    from pbem.core.api import bot_orders_file
+
+    game = play_to(tmp_path, "bst", "activation", "allies")
+    out = tmp_path / "allies-desk.yaml"
+    desk = OrdersDesk(game.view_path("allies"), game=load_game(game.game_dir), key=game.key("allies"), out=out)
+    page = Desk(browser, desk)
+    try:
+        page.build(game.bot_orders("allies"))
+        browser.find_element(By.CSS_SELECTOR, "#standing-pane summary").click()
+        page.click("standing-opfire.us1-hold")
+        page.click("standing-close_combat.us1-fire")
+        page.click("standing-close_combat.us1-fire")  # taken back
+        page.click("standing-close_combat.usp-ask")
+        box = browser.find_element(By.ID, "standing-opfire.usp-within")
+        box.send_keys("250")
+        page.click("standing-opfire.usp-set")
+        assert "{within: 250}" in browser.find_element(By.ID, "standing-opfire.usp").text
+        assert browser.find_element(By.ID, "standing-opfire.us1-hold").get_attribute("aria-pressed") == "true"
+        said = page.save()
+        assert f"wrote {out}" in said and "signed:" in said, said
+        nested = {"close_combat": {"usp": "ask"}, "opfire": {"us1": "hold", "usp": {"within": 250}}}
+        by_bot = bot_orders_file(game.game_dir, "allies", game.key("allies"), tmp_path / "by-bot.yaml", standing=nested)
+        assert out.read_bytes() == by_bot.read_bytes()
+        assert submit(game.game_dir, out).errors == []
+    finally:
+        page.close()
+
+
+def test_a_bst_mortar_call_of_repeated_rounds_by_clicks(browser: Any, tmp_path: Path) -> None:
+    """W6, W8-W9: a call of he, he, smoke is three clicks on the round buttons, and back one drops the last."""
+    from selenium.webdriver.common.by import By
+
+    from pbem.core.api import yamlio
+    from pbem.testing import view_bytes
+    from tests.bst.test_bots import BST, at_card
+
+    _, state = at_card("JD", {"de1a": [620, 600], "uspa": [620, 160]})
+    view = tmp_path / "allies.yaml"
+    view.write_bytes(view_bytes(BST, state, "allies", ["allies", "axis"]))
+    out = tmp_path / "o.yaml"
+    desk = OrdersDesk(view, out=out)
+    call = {"unit": "usp", "act": "call-mortar", "mortar": "usma", "aim": [620, 600], "rounds": ["he", "he", "smoke"]}
+    page = Desk(browser, desk)
+    try:
+        page.build([call])
+        page.click("remove-main-0")
+        page.click("kind-call-mortar")
+        for pick in ("unit-usp", "mortar-usma", "rounds-he", "rounds-smoke", "rounds-smoke"):
+            page.click("pick-" + pick)
+        page.click("back-rounds")
+        assert browser.find_element(By.ID, "value-rounds").text == "[he, smoke]"
+        page.click("cancel")
+        page.build([call])
+        page.save()
+        assert yamlio.load_file(out).data["orders"] == [call]
+    finally:
+        page.close()
+
+
 def test_a_wtj1916_move_to_a_point_clicked_on_the_table(browser: Any, tmp_path: Path) -> None:
     """A unit picked, then a point clicked on the table picture: the order's `to` is that point in whole
     yards (within the picture's pixel), the notes tell the move's length, and the referee accepts the file."""
