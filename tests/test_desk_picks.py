@@ -104,6 +104,8 @@ def build_one(desk: OrdersDesk, kinds: list[dict[str, Any]], order: dict[str, An
                 {"kind": spec["kind"], "order": order_of(spec, values), "orders": main, "next": later,
                  "target": target})["candidates"][field["name"]]
             assert offered is None or item in offered, (spec["kind"], field["name"], item, offered, order)
+            if field["type"] in ("units", "list") and not field.get("repeat"):  # desk.js pick: a second click takes it back
+                assert item not in values.get(field["name"], []), (spec["kind"], field["name"], item, "twice", order)
             if field["type"] in MANY:
                 values.setdefault(field["name"], []).append(item)
             else:
