@@ -144,13 +144,6 @@ def test_a_rewound_turn_is_reported_in_one_clear_line(tmp_path: Path) -> None:
 # --- the newcomer: a picture to mail ---------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/render/cli.py cmd_render: `--png` without cairosvg is refused (exit 2) "
-                   "only after the SVG is written, and `--out map.png --png` writes SVG text into map.png (--out "
-                   "names the SVG; the PNG goes beside it under the same name). A refused command should write "
-                   "nothing: look for cairosvg first (png_bytes before write_text), and refuse an --out ending "
-                   "in .png or take it as the PNG's name. (Its hint `pip install pbem[render]`, line 27, would ask "
-                   "PyPI for a package named pbem, not this clone's extra: `pip install -e '.[render]'` or "
-                   "`pip install cairosvg`)")
 def test_a_png_refused_for_want_of_cairosvg_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # as on a machine without the render extra
     out = tmp_path / "map.png"

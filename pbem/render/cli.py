@@ -19,13 +19,31 @@ def _load(path: str) -> dict[str, Any]:
     return data
 
 
-def png_bytes(svg: str) -> bytes:
-    """The SVG as PNG through cairosvg (optional: `pip install cairosvg`)."""
+def _cairosvg() -> Any:
+    """The cairosvg module, or a refusal saying how to install it into this clone (README: the render extra)."""
     try:
         import cairosvg
     except ImportError as error:
-        raise PbemError("pbem render --png needs cairosvg (pip install pbem[render])") from error
-    return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8")))
+        raise UsageError("pbem render --png needs cairosvg, which is not installed: in this clone run "
+                         "pip install -e '.[render]' (or pip install cairosvg); without --png the SVG alone "
+                         "is written") from error
+    return cairosvg
+
+
+def png_bytes(svg: str) -> bytes:
+    """The SVG as PNG through cairosvg (optional: the render extra)."""
+    return bytes(_cairosvg().svg2png(bytestring=svg.encode("utf-8")))
+
+
+def _svg_path(args: argparse.Namespace) -> Path:
+    """Where the SVG goes: --out, or the view's name with .svg; an --out ending in .png is refused."""
+    if not args.out:
+        return Path(args.view).with_suffix(".svg")
+    out = Path(args.out)
+    if out.suffix.lower() == ".png":
+        raise UsageError(f"--out {out}: --out names the SVG file, not the PNG; write --out {out.with_suffix('.svg')} "
+                         f"(--png writes the PNG beside it, {out.with_suffix('.png')})")
+    return out
 
 
 def _outside_map(view: dict[str, Any], area: str) -> str | None:
@@ -49,6 +67,10 @@ def _outside_map(view: dict[str, Any], area: str) -> str | None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    """Draw the view; every refusal (no cairosvg for --png, a bad --out or --area) comes before any file is written."""
+    if args.png:
+        _cairosvg()
+    out = _svg_path(args)
     view = _load(args.view)
     try:
         outside = _outside_map(view, args.area) if args.area else None
@@ -59,13 +81,12 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise
     except ValueError as error:
         raise UsageError(str(error)) from None
-    out = Path(args.out) if args.out else Path(args.view).with_suffix(".svg")
+    png = png_bytes(svg) if args.png else None
     out.write_text(svg, encoding="utf-8")
     print(out)
-    if args.png:
-        png = out.with_suffix(".png")
-        png.write_bytes(png_bytes(svg))
-        print(png)
+    if png is not None:
+        out.with_suffix(".png").write_bytes(png)
+        print(out.with_suffix(".png"))
     return 0
 
 
@@ -79,7 +100,8 @@ def add_commands(subparsers: Any) -> None:
     render = subparsers.add_parser("render", help="draw a view's map as SVG (and PNG)",
                                    description="Draw a view's map as SVG (and PNG): only what that side may see.")
     render.add_argument("view", help="a view file (turns/NNNN/SIDE.yaml)")
-    render.add_argument("--out", help="where to write the SVG (default: the view's name with .svg)")
+    render.add_argument("--out", help="where to write the SVG, not a .png name (default: the view's name with "
+                        ".svg); --png writes the PNG beside it, with .png")
     render.add_argument("--area", help="only this part of the map: two corner hexes, e.g. 2030-2640; on a table two corner points "
                         "in its unit, e.g. 0,0-600,400")
     render.add_argument("--png", action="store_true", help="also write a PNG next to the SVG (needs cairosvg)")
