@@ -1,9 +1,10 @@
 """Each game's clicking rules: the module `desk` beside its ruleset (`pbem/rulesets/<id>/desk.py`).
 
 The desk finds it through the registry, from the package the ruleset's class lives in, so a
-game installed from elsewhere brings its own. A hook module offers three functions (and a fourth, optional), each
-reading only the side's view (`ctx` is the ruleset's prepared context, `view` the view's state, with
-`side` set to the side's name where the game's state does not hold it):
+game installed from elsewhere brings its own. A hook module offers three functions (and a
+fourth, optional), each reading only the side's view (`ctx` is the ruleset's prepared context,
+`view` the view's state, with `side` set to the side's name where the game's state does not hold
+it):
 
     spec(ctx, view) -> {"kinds": [KIND, ...], "next_phase": None | {"phase", "section", "kinds"}}
         KIND: {"kind", "label", "section", "auto": bool, "fields": [FIELD, ...]}
