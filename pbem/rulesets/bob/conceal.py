@@ -6,7 +6,8 @@ when: the unit takes a suppression result (`fire.apply`); an enemy unit ends a s
 it and survives the fire in that hex (`adjacent_enemy`); it stands in open ground in the LOS of
 an enemy unit, or anywhere in its LOS for a vehicle (`sweep`, V1); it passes its check and fires (`reveal`, called by the fire). A unit
 without a marker gains one by ending its move out of the LOS of every enemy unit (`regain`).
-Markers are numbered per side in the order they are placed (`state.markers`), so a number says
+Markers are numbered per side in the order they are placed (`state.markers`; at set-up hex by
+hex, a stack's markers in a shuffle only its owner sees, `setup.number_markers`), so a number says
 nothing of what is under it.
 """
 
