@@ -18,7 +18,7 @@ def test_every_assumed_value_is_on_the_page() -> None:
         if parts[0] == "weapons":
             label = {"smg": "SMG", "rifles": "rifles", "auto-rifle": "auto rifle", "bar": "B.A.R.",
                      "lmg-magazine": "LMG (magazine)", "lmg-belt": "LMG (belt)", "hmg": "HMG",
-                     "tank-mg": "tank MG (V4)"}[named]
+                     "tank-mg": "tank MG (V4)", "crew-rifles": "crew rifles (W1)"}[named]
             row = next((line for line in DOC.splitlines() if line.startswith(f"| {label} |")), "")
             if str(value) not in row:
                 missing.append(f"{path} = {value}")

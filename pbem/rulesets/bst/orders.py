@@ -39,6 +39,7 @@ ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight
         "call-mortar")
 LED = ("hunker", "recover", "fire", "move", "move-fire", "fight", "retire", "set-up", "sustain")
 MOVES = ("move", "move-fire")
+CREW_RIFLES = "crew-rifles"  # W1: Table 2's row for a crew's own rifles
 FIRES = ("fire", "move-fire")
 ACT_SECTION = {"call-mortar": "W6", "sustain": "W4", "set-up": "W3", "fight": "C3", "retire": "C7", "lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
 
@@ -58,6 +59,7 @@ ORDER_SCHEMA: dict[str, Any] = {
         "do": {"enum": list(LED), "description": "L1: the one action of the bases a platoon leader leads"},
         "card": {"type": "string", "description": "A1: the card of the unit this order answers (a platoon leader has two)"},
         "queued": {"type": "boolean", "description": "for this unit's next card, not the one drawn now (A1)"},
+        "arms": {"enum": ["rifles"], "description": "W1: a crew fires its own rifles (one die less), not its weapon"},
         "split": {"enum": ["go", "stay"],
                   "description": "O3: when a hit stops a base of the group, the others go on (default) or stay with it"},
         "buttoned": {"type": "boolean", "description": "V1: a tank closes (true) or opens (false) its hatches"},
@@ -122,6 +124,9 @@ def firers_of(context: Context, state: Mapping[str, Any], order: Mapping[str, An
     out = [context.stand(bid, state["bases"][bid]) for bid in ids]
     if "buttoned" in order:  # V1: the hatches change before the tank fires
         out = [dataclasses.replace(s, buttoned=bool(order["buttoned"])) if s.vehicle else s for s in out]
+    if order.get("arms") == "rifles":  # W1: the crews fire their rifles, one die less
+        crewed = context.tables.values["crewed_weapons"]
+        out = [dataclasses.replace(s, weapon=CREW_RIFLES) if s.weapon in crewed else s for s in out]
     face = order.get("face")
     if order["act"] == "fire" and isinstance(face, int):
         out = [fire.pivoted(context.tables, s, face) or s for s in out]
@@ -176,7 +181,7 @@ def mortar_duty(context: Context, state: Mapping[str, Any], order: Mapping[str, 
         base = state["bases"][bid]
         if base["weapon"] != "mortar":
             continue
-        if act in FIRES or act == "sustain":
+        if (act in FIRES and order.get("arms") != "rifles") or act == "sustain":
             found.append(Problem(f"{bid} is a mortar: it fires by its leader's call", order=index, path=("bases",),
                                  section="W6", legal="act: call-mortar by its platoon leader"))
         elif bid in state.get("mortars", {}) and act != "set-up" and not (act == "hunker" and base["markers"] >= 4):
@@ -198,7 +203,7 @@ def crew_problems(state: Mapping[str, Any], order: Mapping[str, Any], index: int
         elif act == "move" and not lead:
             found.append(Problem(f"{bid} is a crewed weapon: it moves only when its leader leads it", order=index,
                                  path=("bases",), section="W2", legal="a lead order of its platoon leader"))
-        elif act == "fire" and unloaded:
+        elif act == "fire" and unloaded and order.get("arms") != "rifles":
             found.append(Problem(f"{bid} is unloaded and must set up first", order=index, path=("bases",),
                                  section="W3", legal="act: set-up"))
         elif act == "sustain" and unloaded:
@@ -362,6 +367,11 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
         if act in MOVES and not moving_keys:
             problems.append(Problem(f"a {act} order needs to, path or toward", order=index, section="M1",
                                     legal="to: [x, y], path: [[x, y], ...] or toward: [x, y]"))
+            continue
+        if "arms" in order and (act != "fire" or not crews):
+            problems.append(Problem(f"arms: rifles is for crews that fire standing (order {index + 1} has "
+                                    f"{'no crew' if not crews else act})", order=index, path=("arms",),
+                                    section="W1", legal="arms: rifles on a fire order of crewed weapon bases"))
             continue
         if act not in MOVES and "split" in order:
             problems.append(Problem(f"a {act} order does not move, so nothing can split", order=index,
