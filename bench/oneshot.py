@@ -94,12 +94,15 @@ def main() -> int:
                     samples[name].append(cpu)
             shutil.rmtree(work)
     floor = statistics.median(samples["python -c pass (floor)"])
+    least_floor = min(samples["python -c pass (floor)"])
     rows: list[list[object]] = []
     for name, values in samples.items():
         median = statistics.median(values)
-        rows.append([name, f"{median * 1000:.0f}", f"{(median - floor) * 1000:.0f}"])
+        rows.append([name, f"{median * 1000:.0f}", f"{(median - floor) * 1000:.0f}",
+                     f"{(min(values) - least_floor) * 1000:.0f}"])
     print(f"fbsm game after {args.rounds} adjudications; {args.repeat} rounds, medians of child CPU time (user + sys)")
-    print(table(["command", "CPU ms", "CPU ms over the floor"], rows))
+    # the least of each over the rounds: load only ever adds, so this is the steadiest on a busy machine
+    print(table(["command", "CPU ms", "CPU ms over the floor", "least CPU ms over the least floor"], rows))
     worst = max(statistics.median(v) - floor for n, v in samples.items() if not n.startswith("python"))
     print(f"target: every command at most 80 ms over the floor: {'met' if worst <= 0.080 else 'NOT met'}")
     return 0
