@@ -8,13 +8,35 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any, Callable
 
 from pbem.core import yamlio
 from pbem.render import map_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"
-BOB_VIEW = ROOT / "samples" / "bob" / "game" / "turns" / "0053" / "american.yaml"
+BOB_TURNS = ROOT / "samples" / "bob" / "game" / "turns"
+
+
+def first_american_view(wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The earliest American view of the recorded bob game that shows what a test needs.
+
+    Found, not named by turn: recording the sample again changes how long the game lasts.
+    """
+    for path in sorted(BOB_TURNS.glob("*/american.yaml")):
+        view: dict[str, Any] = yamlio.load_file(path).data
+        if wanted(view):
+            return view
+    raise AssertionError("no American view of samples/bob shows it: choose another sample situation")
+
+
+def sherman_and_stug(view: dict[str, Any]) -> bool:
+    """The own Sherman (A10) on the map and the enemy StuG (G11) face up."""
+    return "A10" in view["state"]["units"] and any(p.get("unit") == "G11" for p in view["state"]["enemy"])
+
+
+def conceal_markers(view: dict[str, Any]) -> bool:
+    return any(p.get("marker") for p in view["state"]["enemy"])
 
 
 def counters(root: ET.Element) -> dict[str, ET.Element]:
@@ -26,7 +48,7 @@ def ovals(g: ET.Element) -> list[ET.Element]:
 
 
 def test_bobs_vehicles_carry_the_armour_symbol_own_and_enemy() -> None:
-    view = yamlio.load_file(BOB_VIEW).data
+    view = first_american_view(sherman_and_stug)
     root = ET.fromstring(map_svg(view))
     drawn = counters(root)
     assert "kind-armour" in (drawn["A10"].get("class") or "")  # the own Sherman
@@ -39,7 +61,7 @@ def test_bobs_vehicles_carry_the_armour_symbol_own_and_enemy() -> None:
 
 
 def test_the_legend_explains_the_armour_symbol_only_when_one_is_drawn() -> None:
-    view = yamlio.load_file(BOB_VIEW).data
+    view = first_american_view(sherman_and_stug)
     legend = ET.fromstring(map_svg(view)).find(f".//{NS}g[@id='legend']")
     assert legend is not None
     rows = [g for g in legend.iter(f"{NS}g") if "key-symbol-armour" in (g.get("class") or "")]
@@ -53,7 +75,7 @@ def test_the_legend_explains_the_armour_symbol_only_when_one_is_drawn() -> None:
 
 
 def test_a_conceal_marker_is_drawn_and_explained_with_no_unit_symbol() -> None:
-    view = yamlio.load_file(BOB_VIEW).data
+    view = first_american_view(conceal_markers)
     root = ET.fromstring(map_svg(view))
     marker = [g for g in root.findall(f".//{NS}g[@id='units']/{NS}g") if "kind-conceal" in (g.get("class") or "")]
     assert marker
