@@ -32,7 +32,8 @@ def first_american_view(wanted: Callable[[dict[str, Any]], bool]) -> dict[str, A
 
 def sherman_and_stug(view: dict[str, Any]) -> bool:
     """The own Sherman (A10) on the map and the enemy StuG (G11) face up."""
-    return "A10" in view["state"]["units"] and any(p.get("unit") == "G11" for p in view["state"]["enemy"])
+    sherman = view["state"]["units"].get("A10") or {}
+    return bool(sherman.get("hex")) and any(p.get("unit") == "G11" for p in view["state"]["enemy"])
 
 
 def conceal_markers(view: dict[str, Any]) -> bool:
