@@ -6,10 +6,11 @@ continuing and retiring (C1, C2, C6-C10) come with the `Ruleset` (docs/bst.md).
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from pbem.geometry import plane
 
+from .extras import paired
 from .stands import Stand
 from .tables import Tables
 
@@ -35,9 +36,11 @@ def front_order(stand: Stand, enemies: Sequence[Stand]) -> list[Stand]:
     return sorted(enemies, key=key)
 
 
-def allocate(stand: Stand, enemies: Sequence[Stand], count: int) -> dict[str, int]:
-    """C4: one marker each in front order, then round again from the first."""
-    order = front_order(stand, enemies)
+def allocate(stand: Stand, enemies: Sequence[Stand], count: int,
+             pairs: Mapping[str, Stand] | None = None) -> dict[str, int]:
+    """C4: one marker each in front order, then round again from the first; an HMG and its
+    extra base take their markers one after the other (W5)."""
+    order = paired(front_order(stand, enemies), pairs or {})
     out = {e.id: 0 for e in order}
     for i in range(count if order else 0):
         out[order[i % len(order)].id] += 1

@@ -163,6 +163,10 @@ def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
                                             path=(*where, "vehicle"), section="V1",
                                             legal=", ".join(context.tables.vehicles())))
                     continue
+            elif entry["weapon"] == "extra" and not any(e.get("weapon") == "hmg" for e in unit["bases"].values()):
+                problems.append(Problem(f"base {bid} is an extra base in a unit with no HMG", path=(*where, "weapon"),
+                                        section="W5", legal="an extra base in an HMG's unit"))
+                continue
             elif entry["weapon"] not in context.tables.weapons():
                 problems.append(Problem(f"base {bid}: unknown weapon {entry['weapon']!r}", path=(*where, "weapon"),
                                         section="F3", legal=", ".join(context.tables.weapons())))

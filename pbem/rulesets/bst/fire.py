@@ -25,6 +25,7 @@ from pbem.geometry import plane
 from pbem.geometry.tablemap import TableMap
 
 from .cover import cover_from
+from .extras import paired, partners
 from .sight import Smoke, blocker, section_of, sees
 from .stands import Stand, in_contact, within_reach
 from .tables import Tables
@@ -223,7 +224,7 @@ def chain(table: TableMap, firers: Sequence[Stand], first: Stand, stands: Sequen
                     and any(in_contact(s, c, contact) for c in order)
                     and any(sees(table, f.base, s.base, smoke) for f in firers)]
         if not frontier:
-            return order
+            return paired(order, partners(stands, contact), firing)
         step = min(frontier, key=key)
         order.append(step)
         taken.add(step.id)

@@ -31,6 +31,7 @@ from . import closecombat, hits
 from .context import Context
 from .opfire import Mover, fire_at
 from .smoke import in_smoke
+from .extras import partners
 from .stands import Stand, in_contact
 
 
@@ -44,7 +45,14 @@ def contacts(context: Context, state: State) -> dict[str, list[str]]:
         touching = [b.id for b in stands if b.side != a.side and in_contact(a, b, reach)]
         if touching:
             out[a.id] = touching
-    return out
+    pairs = partners(stands, reach)  # W5: who fights an HMG fights its extra base too
+    for gun, mate in sorted(pairs.items()):
+        for enemy in list(out.get(gun, [])):
+            if mate.id not in out.setdefault(enemy, []):
+                out[enemy].append(mate.id)
+            if enemy not in out.setdefault(mate.id, []):
+                out[mate.id].append(enemy)
+    return {bid: sorted(found) for bid, found in sorted(out.items())}
 
 
 def combat_of(context: Context, state: State, start: Sequence[str]) -> list[str]:
@@ -65,6 +73,7 @@ def place(context: Context, state: State, ids: Sequence[str], events: list[Event
     """C3, C4: each base places its close combat markers on the enemies it touches."""
     touching = contacts(context, state)
     stands = {s.id: s for s in context.stands(state)}
+    pairs = partners(stands.values(), context.tables.number("contact"))
     placed: dict[str, dict[str, int]] = {}
     for bid in ids:
         if bid not in touching or bid not in stands:
@@ -72,7 +81,7 @@ def place(context: Context, state: State, ids: Sequence[str], events: list[Event
         me = stands[bid]
         crew = me.weapon in context.tables.values["crewed_weapons"]  # W1: crews fight with 2
         count = closecombat.markers(context.tables, me, state["bases"][bid]["status"] == "suppressed", crew)
-        spread = closecombat.allocate(me, [stands[e] for e in touching[bid]], count)
+        spread = closecombat.allocate(me, [stands[e] for e in touching[bid]], count, pairs)
         for enemy, n in spread.items():
             state["bases"][enemy]["markers"] += n
         placed[bid] = spread

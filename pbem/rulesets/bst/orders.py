@@ -34,6 +34,7 @@ from .flamer import reaches as flamer_reaches
 from .sight import blocker, section_of, sees
 from .stands import Stand, in_contact
 from .vehicles import convoy_problems
+from .extras import EXTRA
 
 ACTS = ("hold", "hunker", "recover", "fire", "move", "move-fire", "lead", "fight", "retire", "set-up", "sustain",
         "call-mortar")
@@ -368,6 +369,11 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
             problems.append(Problem(f"a {act} order needs to, path or toward", order=index, section="M1",
                                     legal="to: [x, y], path: [[x, y], ...] or toward: [x, y]"))
             continue
+        extras = [bid for bid in ids if state["bases"][bid]["weapon"] == EXTRA]
+        if act in FIRES and extras:
+            problems.append(Problem(f"{', '.join(extras)} is an extra base and fires nothing", order=index,
+                                    path=("bases",), section="W5", legal="the HMG and the unit's other bases"))
+            continue
         if "arms" in order and (act != "fire" or not crews):
             problems.append(Problem(f"arms: rifles is for crews that fire standing (order {index + 1} has "
                                     f"{'no crew' if not crews else act})", order=index, path=("arms",),
@@ -480,6 +486,11 @@ def command_problems(context: Context, state: Mapping[str, Any], unit: str, ids:
                           lambda a, b: sees(context.table, a.base, b.base))
     problems = [Problem(message, order=index, section=section, legal="a move that keeps the unit's command type")
                 for section, message in found]
+    contact = context.tables.number("contact")
+    for extra in (s for s in after.values() if s.weapon == EXTRA):
+        if not any(o.weapon == "hmg" and in_contact(extra, o, contact) for o in after.values()):
+            problems.append(Problem(f"{extra.id} would lose contact with its HMG", order=index, section="W5",
+                                    legal="a move that keeps the extra base touching its HMG (move them together)"))
     return problems + [Problem(message, order=index, section="O3", legal=legal)
                        for message, legal in split.move_problems(context, state, unit, ids, after)]
 
