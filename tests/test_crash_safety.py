@@ -17,7 +17,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -373,14 +372,31 @@ def test_two_adjudicate_threads_never_interleave(ready: tuple[Path, list[str], d
 
     work, _, reference = ready
     referee = keys_of(work)["referee"]
-    real = archive_module.commit_folder
-    inside = threading.Event()
+    real_commit, real_flock = archive_module.commit_folder, fcntl.flock
+    log: list[tuple[str, str]] = []  # (thread, what it did), in the order it happened
+    inside, second_refused = threading.Event(), threading.Event()
+
+    def flock(fd: int, operation: int) -> None:
+        who = threading.current_thread().name
+        try:
+            real_flock(fd, operation)
+        except OSError:
+            log.append((who, "refused the lock"))
+            if who == "second":
+                second_refused.set()
+            raise
+        if operation & fcntl.LOCK_EX:
+            log.append((who, "took the lock"))
 
     def slow_commit(final: Path, files: Any) -> None:
+        log.append((threading.current_thread().name, "commit starts"))
         inside.set()
-        time.sleep(0.5)  # hold the lock a while, with the files half way out
-        real(final, files)
+        # hold the lock, with the files half way out, until the second command has been refused it
+        assert second_refused.wait(60), "the second command never tried the lock"
+        real_commit(final, files)
+        log.append((threading.current_thread().name, "commit done"))
 
+    monkeypatch.setattr(fcntl, "flock", flock)
     monkeypatch.setattr(adjudicator, "commit_folder", slow_commit)
     results: list[Any] = [None, None]
 
@@ -390,19 +406,21 @@ def test_two_adjudicate_threads_never_interleave(ready: tuple[Path, list[str], d
         except Exception as error:  # noqa: BLE001 - the outcome is what the test checks
             results[index] = error
 
-    first = threading.Thread(target=go, args=(0,))
+    first = threading.Thread(target=go, args=(0,), name="first")
     first.start()
-    assert inside.wait(10)
-    second = threading.Thread(target=go, args=(1,))
-    started = time.monotonic()
+    assert inside.wait(60)
+    second = threading.Thread(target=go, args=(1,), name="second")
     second.start()
-    first.join(30)
-    second.join(30)
-    waited = time.monotonic() - started
+    first.join(120)
+    second.join(120)
     assert isinstance(results[0], adjudicator.AdjudicationReport) and results[0].committed, results[0]
     assert isinstance(results[1], Exception), results[1]
     assert "waiting for orders from red, blue for seq 2" in str(results[1])
-    assert waited >= 0.3, "the second command did not wait for the first"
+    # the second command was refused the lock while the first committed, and took it only after
+    done = log.index(("first", "commit done"))
+    assert ("second", "refused the lock") in log[:done], log
+    assert log.index(("second", "took the lock")) > done, log
+    assert ("second", "commit starts") not in log
     assert sorted(p.name for p in (work / "game/turns").iterdir()) == ["0001"]
     assert snapshot(work / "game") == reference
     assert audit(work / "game") == []
@@ -424,19 +442,43 @@ def test_two_adjudicate_processes_at_once(ready: tuple[Path, list[str], dict[str
     assert audit(work / "game") == []
 
 
-def test_a_command_waits_for_the_lock_holder(ready: tuple[Path, list[str], dict[str, Any]]) -> None:
-    """Another process holds the game's lock for a second: adjudicate waits, then does its work."""
+def test_a_command_waits_for_the_lock_holder(ready: tuple[Path, list[str], dict[str, Any]],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holds the game's lock: adjudicate is refused it, waits, then does its work.
+
+    The holder lets go only once the command has been refused the lock, so the wait is proven by
+    counting refusals, whatever the machine's load.
+    """
     work, command, reference = ready
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import fcntl, os, sys, time\n"
+        [sys.executable, "-c", "import fcntl, os, sys\n"
          "fd = os.open(sys.argv[1], os.O_RDWR)\nfcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\n"
-         "time.sleep(1.0)\n", str(work / "game/.referee/lock")], stdout=subprocess.PIPE, text=True)
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-    started = time.monotonic()
-    result = run(*command)
+         "sys.stdin.readline()\n", str(work / "game/.referee/lock")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdin is not None and holder.stdout is not None
+    assert holder.stdout.readline().strip() == "held"
+    real_flock = fcntl.flock
+    refusals = []
+
+    def flock(fd: int, operation: int) -> None:
+        try:
+            real_flock(fd, operation)
+        except OSError:
+            refusals.append(operation)
+            if len(refusals) == 1:
+                holder.stdin.write("let go\n")  # type: ignore[union-attr]
+                holder.stdin.flush()  # type: ignore[union-attr]
+            raise
+
+    monkeypatch.setattr(fcntl, "flock", flock)
+    try:
+        result = run(*command)
+    finally:
+        if holder.poll() is None and not holder.stdin.closed:
+            holder.stdin.close()
+        holder.wait(60)
     assert result.rc == 0, result.text
-    assert time.monotonic() - started >= 0.5
-    holder.wait(10)
+    assert refusals, "the command never found the lock held"
     assert snapshot(work / "game") == reference
 
 
