@@ -305,7 +305,7 @@ def check_lead(context: Context, state: Mapping[str, Any], side: str, leader: st
         elif unit != leader and unit in state["activated"]:
             problems.append(Problem(f"{unit} has already activated this turn", order=index, path=("bases",),
                                     section="L1", legal="bases of units not activated yet"))
-        elif bid not in command:
+        elif bid not in command and not (order.get("do") == "move" and hmg_unit(state, unit)):
             problems.append(Problem(f"{bid} is not in {leader}'s command", order=index, path=("bases",),
                                     section="L1", legal=", ".join(sorted(command))))
     if problems:
@@ -420,6 +420,7 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
                 problems += command_problems(context, state, unit, ids, movement, index)
             elif movement is not None:
                 problems += lead_move_problems(context, state, ids, movement, index)
+                problems += hmg_end_problems(context, state, unit, ids, movement, index)
         elif isinstance(order.get("face"), int):
             for s in firers_of(context, state, {**order, "face": None}, ids):
                 if fire.pivoted(context.tables, s, order["face"]) is None:
@@ -453,6 +454,23 @@ def vehicle_problems(context: Context, unit: str, index: int, order: Mapping[str
         found.append(Problem(f"{unit}'s guns fire as HMGs, which may not fire on the move", order=index,
                              path=("act",), section="V4", legal="act: move, or act: fire"))
     return found
+
+
+def hmg_unit(state: Mapping[str, Any], unit: str) -> bool:
+    """W2: a unit with an HMG base: its bases move only when their platoon leader leads them."""
+    return any(entry["weapon"] == "hmg" for entry in state["bases"].values() if entry["unit"] == unit)
+
+
+def hmg_end_problems(context: Context, state: Mapping[str, Any], leader: str, ids: Sequence[str],
+                     movement: positions.Movement, index: int) -> list[Problem]:
+    """W2: the bases of an HMG unit that a leader leads may start out of its command (the
+    exception to L1), but each must end its move in it."""
+    moved = {bid: {**entry, "at": list(movement.bases[bid].centre), "facing": movement.bases[bid].facing}
+             if bid in movement.bases else entry for bid, entry in state["bases"].items()}
+    command = commanded(context, {**state, "bases": moved}, leader)
+    return [Problem(f"{bid} of HMG unit {state['bases'][bid]['unit']} would end its move out of {leader}'s command",
+                    order=index, section="W2", legal="a move that ends in contact with the leader's command")
+            for bid in ids if hmg_unit(state, state["bases"][bid]["unit"]) and bid not in command]
 
 
 def lead_move_problems(context: Context, state: Mapping[str, Any], ids: Sequence[str],
