@@ -92,16 +92,18 @@ def fsync_dir(path: Path) -> None:
 
 
 _FSYNC_THREADS = 8
+_fsync_jobs: tuple[int, Any] | None = None  # (the process they belong to, the queue its fsync threads wait on)
 
 
 def fsync_all(paths: list[Path]) -> None:
     """Flush every one of `paths` to disk, returning once all are.
 
-    The fsyncs run at the same time (up to `_FSYNC_THREADS` at once): the file system can then
-    write them in one journal commit instead of one commit (and one disk cache flush) after
-    another. Each path still gets its own fsync, so what is durable when this returns is exactly
-    what it was one by one. Plain threads, not `concurrent.futures`: importing that (and the
-    `logging` it brings) cost a one-shot `pbem adjudicate` more than the threads do.
+    The fsyncs run at the same time (on `_FSYNC_THREADS` threads kept for the process): the file
+    system can then write them in one journal commit instead of one commit (and one disk cache
+    flush) after another. Each path still gets its own fsync, so what is durable when this returns
+    is exactly what it was one by one. Plain threads and a queue, not `concurrent.futures`:
+    importing that (and the `logging` it brings) cost a one-shot `pbem adjudicate` more than the
+    threads do.
     """
     if len(paths) < 2:
         for path in paths:
@@ -110,23 +112,39 @@ def fsync_all(paths: list[Path]) -> None:
     import threading
 
     failures: list[BaseException | None] = [None] * len(paths)
-
-    def flush(index: int) -> None:
-        try:
-            fsync_dir(paths[index])
-        except BaseException as error:  # handed to the caller below
-            failures[index] = error
-
-    for start in range(0, len(paths), _FSYNC_THREADS):
-        batch = [threading.Thread(target=flush, args=(index,), name="pbem-fsync")
-                 for index in range(start, min(start + _FSYNC_THREADS, len(paths)))]
-        for thread in batch:
-            thread.start()
-        for thread in batch:
-            thread.join()
+    finished = threading.Semaphore(0)
+    jobs = _fsync_queue()
+    for index, path in enumerate(paths):
+        jobs.put((path, failures, index, finished))
+    for _ in paths:
+        finished.acquire()
     for failure in failures:  # the first failure, after every fsync has been asked for
         if failure is not None:
             raise failure
+
+
+def _fsync_queue() -> Any:
+    """The queue of this process's fsync threads (started on first use; a forked child starts its own)."""
+    global _fsync_jobs
+    if _fsync_jobs is None or _fsync_jobs[0] != os.getpid():
+        import queue
+        import threading
+
+        jobs: Any = queue.SimpleQueue()
+        for _ in range(_FSYNC_THREADS):
+            threading.Thread(target=_fsync_worker, args=(jobs,), name="pbem-fsync", daemon=True).start()
+        _fsync_jobs = (os.getpid(), jobs)
+    return _fsync_jobs[1]
+
+
+def _fsync_worker(jobs: Any) -> None:
+    while True:
+        path, failures, index, finished = jobs.get()
+        try:
+            fsync_dir(path)
+        except BaseException as error:  # handed to the caller, which waits for every path
+            failures[index] = error
+        finished.release()
 
 
 def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
