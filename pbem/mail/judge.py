@@ -9,6 +9,7 @@ is in `state.py`: a stop at any instant loses nothing and answers no Message-ID 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import imaplib
 import os
@@ -105,10 +106,10 @@ class Judge:
     # --- running -------------------------------------------------------------------------------------
     def run(self, *, once: bool = False, max_rounds: int | None = None,
             stop: Callable[[], bool] = lambda: False) -> None:
-        locks = [judge_lock(g.served.root) for g in self.games]
-        for lock in locks:
-            lock.__enter__()
+        claims = contextlib.ExitStack()
         try:
+            for game in self.games:
+                claims.enter_context(judge_lock(game.served.root))
             clean_work(self.home.served.root)
             for game in self.games:
                 self._baseline(game)
@@ -132,8 +133,7 @@ class Judge:
                 if self._idle(stop, lambda: self.inbox.wait(seconds)):
                     break
         finally:
-            for lock in reversed(locks):
-                lock.__exit__(None, None, None)
+            claims.close()
             self.inbox.close()
             self.sender.close()
 

@@ -2,7 +2,7 @@
 
     .referee/mail-judge.json     answered Message-IDs, announcements, reminders, deadline clocks
     .referee/mail-outbox/        answers composed but not yet sent (KEY.eml, then KEY.json)
-    .referee/mail-judge.lock     held while a judge serves the game (one judge per game)
+    .referee/mail-judge.owner    the judge serving the game (one judge per game: see ownership.py)
 
 The order of writes makes a stop at any instant safe: the archive write (by the core) is
 durable first; then the answers land in the outbox; then the message is recorded as answered;
@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import errno
-import fcntl
 import json
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,10 +23,10 @@ from typing import Any, Iterator
 
 from ..core.api import PbemError, atomic_write, referee_folder
 from .compose import Outgoing
+from .ownership import judge_lock as judge_lock  # where the judge and its tests have always found it
 
 STATE_FILE = "mail-judge.json"
 OUTBOX_DIR = "mail-outbox"
-LOCK_FILE = "mail-judge.lock"
 
 
 def iso(moment: datetime.datetime) -> str:
@@ -170,21 +167,3 @@ class JudgeState:
 
     def was_sent(self, message_id: str) -> bool:
         return message_id in self.data["sent"]
-
-
-@contextlib.contextmanager
-def judge_lock(game_dir: Path | str) -> Iterator[None]:
-    """One judge per game: a second one refuses to start instead of answering the same mail."""
-    folder = referee_folder(game_dir)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as error:
-            if error.errno in (errno.EAGAIN, errno.EACCES):
-                raise PbemError(f"{game_dir}: another judge is serving this game") from None
-            raise
-        yield
-    finally:
-        os.close(fd)
