@@ -111,3 +111,20 @@ def test_a_judge_stopped_by_an_exception_frees_its_games(tmp_path: Path, monkeyp
     with pytest.raises(PbemError, match="duel-two|b/game"):
         judge.run(once=True)
     assert not (first.root / ".referee" / OWNER_FILE).exists()  # the game it had claimed is free again
+
+
+def test_a_judge_holding_the_lock_file_keeps_the_game(tmp_path: Path) -> None:
+    """A judge of an older version held `.referee/mail-judge.lock` for its whole life: still refused."""
+    import fcntl
+
+    world = make_world(tmp_path)
+    (world.root / ".referee").mkdir(exist_ok=True)
+    fd = os.open(world.root / ".referee" / "mail-judge.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        with pytest.raises(PbemError, match="another judge is serving this game, or starting to"):
+            maildir_judge(world, tmp_path / "Maildir").run(once=True)
+    finally:
+        os.close(fd)
+    maildir_judge(world, tmp_path / "Maildir").run(once=True)
+    assert len(take_outbox(tmp_path / "Maildir")) == 2

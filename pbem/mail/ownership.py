@@ -20,7 +20,6 @@ import json
 import os
 import secrets
 import socket
-import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -28,8 +27,6 @@ from ..core.api import PbemError, referee_folder
 
 LOCK_FILE = "mail-judge.lock"
 OWNER_FILE = "mail-judge.owner"
-_LOCK_TRIES = 100  # times 50 ms: a claim holds the lock for a few file operations; a judge of an
-# older version held it for its whole life, and is then told apart by never letting go
 
 
 def process_start(pid: int) -> str | None:
@@ -69,19 +66,21 @@ def _read_owner(path: Path) -> dict[str, Any] | None:
 
 
 @contextlib.contextmanager
-def _briefly_locked(folder: Path, game_dir: Path | str) -> Iterator[None]:
+def _briefly_locked(folder: Path, game_dir: Path | str, *, wait: bool) -> Iterator[None]:
+    """The lock around reading and writing the record: taken at once, or refused (`wait`: waited for).
+
+    Another judge holds it only for the few file operations of its own claim or release, or (a
+    judge of an older version) for its whole life: a claim that finds it held refuses the game.
+    """
     fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        for _ in range(_LOCK_TRIES):
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as error:
-                if error.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise
-                time.sleep(0.05)
-        else:
-            raise PbemError(f"{game_dir}: another judge is serving this game (it holds {folder / LOCK_FILE})")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            if error.errno not in (errno.EAGAIN, errno.EACCES):
+                raise
+            raise PbemError(f"{game_dir}: another judge is serving this game, or starting to "
+                            f"(it holds {folder / LOCK_FILE})") from None
         yield
     finally:
         os.close(fd)
@@ -95,7 +94,7 @@ def judge_lock(game_dir: Path | str) -> Iterator[None]:
     path = folder / OWNER_FILE
     me = {"pid": os.getpid(), "host": socket.gethostname(), "started": process_start(os.getpid()),
           "token": secrets.token_hex(8)}
-    with _briefly_locked(folder, game_dir):
+    with _briefly_locked(folder, game_dir, wait=False):
         owner = _read_owner(path)
         if owner is not None and _running(owner):
             raise PbemError(f"{game_dir}: another judge is serving this game (process {owner.get('pid')} on "
@@ -105,7 +104,7 @@ def judge_lock(game_dir: Path | str) -> Iterator[None]:
     try:
         yield
     finally:
-        with _briefly_locked(folder, game_dir):
+        with _briefly_locked(folder, game_dir, wait=True):
             owner = _read_owner(path)
             if owner is not None and owner.get("token") == me["token"]:
                 path.unlink()
