@@ -134,3 +134,174 @@ def test_fog_a_split_choice_that_no_hit_calls_on_is_not_seen() -> None:
     """O3: `split: stay` or `go` matters only when a hit stops a base; with no opportunity fire
     the axis view is the same bytes."""
     assert everything_seen(split_move("go"), "axis") == everything_seen(split_move("stay"), "axis")
+
+
+# --- 2. Rules lawyer: W5 extra bases ----------------------------------------------------------------------
+
+def hmg_pair(**bases: Any) -> dict[str, Any]:
+    """The platoon board's HMG h1a with its extra base h1c touching it, and what else is given."""
+    return {"h1a": {"at": [700, 100]}, "h1c": {"at": [670, 100]}, **bases}
+
+
+@pytest.mark.xfail(strict=True, reason="W5 (p. 32): an extra base takes part in close combat as normal, "
+                                        "but bst gives it 0 close combat markers (close_combat_markers.extra)")
+def test_w5_an_extra_base_fights_in_close_combat() -> None:
+    _, out, _ = played({"scenario": "board/platoon.yaml",
+                        "state": {"card": "AC", "awaiting": "axis",
+                                  "bases": hmg_pair(b1={"at": [730, 145], "facing": 180})},
+                        "orders": {"side": "axis", "orders": [{"unit": "t1", "act": "fight", "bases": ["b1"]}]}},
+                       Dice(b"\x07" * 32))
+    placed = events_of(out, "close-combat-markers")[0]["placed"]
+    assert placed["h1c"]["b1"] >= 2  # Table 4: a crew places 2, a rifle base 3
+
+
+@pytest.mark.xfail(strict=True, reason="W5 (p. 32): an extra base may give opportunity fire at enemies closing "
+                                        "into close combat, but it is left out of the C2 fire reaction")
+def test_w5_an_extra_base_fires_at_enemies_closing_in() -> None:
+    _, out, _ = played({"scenario": "board/platoon.yaml",
+                        "state": {"card": "AC", "awaiting": "axis",
+                                  STANDING_KEY: {"allies": {"close_combat": {"h1": "fire"}, "opfire": {"h1": "hold"}}},
+                                  "bases": hmg_pair(b1={"at": [670, 300], "facing": 180})},
+                        "orders": {"side": "axis", "orders": [{"unit": "t1", "act": "move", "bases": ["b1"],
+                                                               "toward": [670, 100], "distance": 150}]}},
+                       Dice(b"\x07" * 32))
+    fired = [e for e in events_of(out, "fired") if e["section"] == "C2"]
+    assert fired and fired[0]["firers"].get("h1c", 0) > 0
+
+
+@pytest.mark.xfail(strict=True, reason="W5 (p. 32): a Kill marker on the HMG goes to its extra base; "
+                                        "bst leaves it on the HMG")
+def test_w5_a_kill_on_the_hmg_passes_to_the_extra_base() -> None:
+    _, out, _ = played({"scenario": "board/platoon.yaml",
+                        "state": {"card": "9D", "awaiting": "allies",
+                                  "bases": hmg_pair(h1a={"at": [700, 100], "markers": 1}, b1={"at": [530, 900]})},
+                        "orders": {"side": "allies", "orders": [{"unit": "h1", "act": "hunker", "bases": ["h1a"]}]}},
+                       CaseDice([6, 6] + [0] * 20))  # a 6 hits at 6; the rethrown 6 is a kill
+    assert events_of(out, "resolved")[0]["results"] == ["kill"]  # the kill happened
+    assert (out.state["bases"]["h1a"]["kills"], out.state["bases"]["h1c"]["kills"]) == (0, 1)
+
+
+@pytest.mark.xfail(strict=True, reason="W5 (p. 32): the extra base resolves at the HMG's to-hit number; "
+                                        "with the HMG hunkered (6) it resolves at 5")
+def test_w5_the_extra_base_resolves_at_the_hmg_s_to_hit() -> None:
+    _, out, _ = played({"scenario": "board/platoon.yaml",
+                        "state": {"card": "9D", "awaiting": "allies",
+                                  "bases": hmg_pair(h1c={"at": [670, 100], "markers": 1}, b1={"at": [530, 900]})},
+                        "orders": {"side": "allies", "orders": [{"unit": "h1", "act": "hunker", "bases": ["h1a"]}]}},
+                       Dice(b"\x07" * 32))
+    extra = next(e for e in events_of(out, "resolved") if e["base"] == "h1c")
+    assert extra["to_hit"] == 6
+
+
+# --- W10: smoke at the moment of contact ----------------------------------------------------------------
+
+def out_of_smoke(screens: list[dict[str, Any]], start: list[int]) -> Case:
+    return {"scenario": "board/scenario.yaml",
+            "state": {"card": "AD", "awaiting": "allies", "smoke": screens,
+                      STANDING_KEY: {"axis": {"opfire": {"t1": "hold"}}},
+                      "bases": {"f3": {"at": start}, "b1": {"at": [700, 500]}}},
+            "orders": {"side": "allies", "orders": [{"unit": "g1", "act": "move", "toward": [700, 440],
+                                                     "distance": 150}]}}
+
+
+def test_w10_from_inside_one_screen_the_defender_is_surprised() -> None:
+    """W10 holds on a move whose centre stays in smoke: two screens side by side as one cloud."""
+    screens = [{"id": 1, "bases": [[700, 410]], "facing": 90, "jokers": 0},
+               {"id": 2, "bases": [[700, 440]], "facing": 90, "jokers": 0}]
+    _, out, _ = played(out_of_smoke(screens, [700, 400]), Dice(b"\x07" * 32))
+    assert events_of(out, "moved")[0].get("contact") == "b1"
+    assert events_of(out, "surprised")
+
+
+@pytest.mark.xfail(strict=True, reason="W10 (p. 34): the centre must not leave the smoke; bst checks only where "
+                                        "the move starts and ends, so a base crossing open ground between two "
+                                        "screens still surprises the defender")
+def test_w10_a_centre_that_left_the_smoke_gives_no_surprise() -> None:
+    screens = [{"id": 1, "bases": [[600, 340]], "facing": 90, "jokers": 0},
+               {"id": 2, "bases": [[700, 440]], "facing": 90, "jokers": 0}]
+    _, out, _ = played(out_of_smoke(screens, [600, 340]), Dice(b"\x07" * 32))
+    assert events_of(out, "moved")[0].get("contact") == "b1"  # the set-up: the move ends in contact
+    assert not events_of(out, "surprised")
+
+
+# --- O3: a split unit's later moves ------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="O3 (p. 21): a split base too far to close up this move may go straight "
+                                        "toward the other; bst measures 'can close up' with the bare 150 mm move, "
+                                        "ignoring the cover cost (M3), and refuses it")
+def test_o3_a_base_slowed_by_cover_may_still_go_toward_the_other() -> None:
+    found = refusals({"scenario": "board/scenario.yaml",
+                      "state": {"card": "KD", "awaiting": "allies", "split": {"g2": "rejoin"},
+                                "bases": {"a1": {"at": [900, 900]}, "a2": {"at": [900, 720]},
+                                          "b1": {"at": [100, 1100]}}},
+                      "orders": {"side": "allies", "orders": [{"unit": "g2", "act": "move", "bases": ["a2"],
+                                                               "toward": [900, 900], "distance": "max"}]}})
+    assert [str(p) for p in found if p.section == "O3"] == []
+
+
+# --- V2: aspects at their boundaries ---------------------------------------------------------------------
+
+def test_v2_an_observer_touching_an_arc_line_is_not_completely_behind_it() -> None:
+    """V2: to claim the flank or the side the observer must be completely behind the line: a
+    corner on the front arc's line is front, one millimetre more is flank; a base touching
+    the line across the front is flank, wholly behind it side."""
+    from pbem.geometry import plane
+    from pbem.rulesets.bst.vehicles import aspect
+
+    tank = plane.Base((0, 0), 0, 30, 60)  # facing north, front edge y = 30, front centre (0, 30)
+    seen = [aspect(tank, plane.Base(at, 0, 30, 30).shape) for at in ((100, 100), (101, 100), (100, 15), (100, 14))]
+    assert seen == ["front", "flank", "flank", "side"]
+
+
+# --- V3: convoys ------------------------------------------------------------------------------------------
+
+def two_roads() -> dict[str, Any]:
+    board = yamlio.load_file(FOLDER / "board" / "tanks.yaml").data
+    table = copy.deepcopy(dict(board["setup"]["table"]))
+    table["features"] = [*table["features"], {"id": "lane", "kind": "road", "line": [[0, 670], [1200, 670]]}]
+    return table
+
+
+@pytest.mark.xfail(strict=True, reason="V3 (p. 37): convoy tanks are each within 15 cm of the one in front; "
+                                        "bst accepts two tanks side by side on parallel roads (no single file)")
+def test_v3_tanks_abreast_are_no_convoy() -> None:
+    found = refusals({"scenario": "board/tanks.yaml",
+                      "state": {"setup": {"table": two_roads()}, "card": "2S", "awaiting": "allies",
+                                "bases": {"m1": {"at": [300, 600]}, "m2": {"at": [300, 670]}, "p1": {}}},
+                      "orders": {"side": "allies", "orders": [{"unit": "t1", "act": "hunker"},
+                                                              {"unit": "t2", "act": "hunker", "convoy": True}]}})
+    assert [p.section for p in found] == ["V3"]
+
+
+def test_v3_nose_to_tail_on_the_second_road_is_a_convoy() -> None:
+    """The control for the test above: the same board, the tanks in file on one road."""
+    assert refusals({"scenario": "board/tanks.yaml",
+                     "state": {"setup": {"table": two_roads()}, "card": "2S", "awaiting": "allies",
+                               "bases": {"m1": {"at": [300, 670]}, "m2": {"at": [210, 670]}, "p1": {}}},
+                     "orders": {"side": "allies", "orders": [{"unit": "t1", "act": "hunker"},
+                                                             {"unit": "t2", "act": "hunker", "convoy": True}]}}) == []
+
+
+# --- V4: the hull gun operates as an HMG ------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="V4 (p. 37): a tank's machine guns operate exactly as HMGs except "
+                                        "setting up, yet sustained fire (W4) is refused to a tank")
+def test_v4_a_tank_may_sustain_its_machine_gun_fire() -> None:
+    found = refusals({"scenario": "board/tanks.yaml",
+                      "state": {"card": "2S", "awaiting": "allies", "bases": {"m1": {}, "e1": {}}},
+                      "orders": {"side": "allies", "orders": [{"unit": "t1", "act": "sustain"}]}})
+    assert found == []
+
+
+# --- W6: flares -------------------------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="W6 (p. 32): the 10 to 100 cm range is printed for smoke and H.E.; "
+                                        "bst applies it to a flare too")
+def test_w6_a_flare_has_no_minimum_range() -> None:
+    assert refusals(mortar_call(["flare"], [560, 150])) == []
+
+
+def test_w6_smoke_and_he_keep_their_minimum_range() -> None:
+    for rounds in (["he"], ["smoke"]):
+        found = refusals(mortar_call(rounds, [560, 150]))
+        assert [p.section for p in found] == ["W6"] and "100 to 1000 mm" in str(found[0])
