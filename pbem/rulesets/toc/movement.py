@@ -33,7 +33,7 @@ from pbem.rulesets.kit.stacks import place, put_on_top
 
 from .board import Board
 from .context import Context
-from .zoc import around, refresh_control
+from .zoc import Occupancy, around, refresh_control
 
 OFF = "off"
 
@@ -558,6 +558,7 @@ def resolve(ctx: Context, state: State, side: str, orders: list[Any], events: li
         events.append({"type": "order-void", "side": side, "section": "9.1", "order": index,
                        "why": next(p.message for p in problems if p.order == index)})
     marched = set(state["marched"])
+    occupancy = Occupancy(ctx, state)
     for step in plan.steps:
         if step["kind"] == "top":
             put_on_top(state, [step["unit"]])
@@ -569,12 +570,12 @@ def resolve(ctx: Context, state: State, side: str, orders: list[Any], events: li
         for hex_id in step["path"]:
             if hex_id == OFF:
                 for uid in units:
-                    state["units"][uid].update(hex=None, status="exited")
-                refresh_control(ctx, state, around(ctx, previous))
+                    occupancy.exit(uid)
+                refresh_control(ctx, state, around(ctx, previous), occupancy)
                 continue
             for uid in units:
-                place(state, uid, hex_id)
-            refresh_control(ctx, state, around(ctx, previous, hex_id))
+                occupancy.place(uid, hex_id)
+            refresh_control(ctx, state, around(ctx, previous, hex_id), occupancy)
             previous = hex_id
         if step["march"]:
             marched.update(units)

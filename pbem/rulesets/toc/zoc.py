@@ -12,6 +12,7 @@ from collections import deque
 from typing import Iterable
 
 from pbem.core.ruleset import State
+from pbem.rulesets.kit.stacks import place
 
 from .context import Context
 
@@ -46,7 +47,46 @@ def zoc_hexes(ctx: Context, occupied_by: Iterable[str]) -> set[str]:
 # --- hex control (3.2) -------------------------------------------------------------------------
 
 
-def refresh_control(ctx: Context, state: State, hexes: Iterable[str]) -> None:
+class Occupancy:
+    """How many active units of each side stand in each hex, kept as units move.
+
+    Movement refreshes control after every step of every stack; counting the occupied hexes
+    afresh each time (every unit of the game) was most of ToC's replay. Whoever holds one must
+    move units only through it.
+    """
+
+    def __init__(self, ctx: Context, state: State) -> None:
+        self.ctx, self.state = ctx, state
+        self.count: dict[str, dict[str, int]] = {"german": {}, "british": {}}
+        for uid, unit in state["units"].items():
+            if unit["status"] == "active":
+                self._add(uid, unit["hex"], 1)
+
+    def _add(self, uid: str, hex_id: str, step: int) -> None:
+        counts = self.count["german" if self.ctx.side_of(uid) == "german" else "british"]
+        left = counts.get(hex_id, 0) + step
+        if left:
+            counts[hex_id] = left
+        else:
+            del counts[hex_id]
+
+    def place(self, uid: str, hex_id: str) -> None:
+        """`kit.stacks.place`, counted."""
+        unit = self.state["units"][uid]
+        if unit["status"] == "active":
+            self._add(uid, unit["hex"], -1)
+        place(self.state, uid, hex_id)
+        self._add(uid, hex_id, 1)
+
+    def exit(self, uid: str) -> None:
+        """The unit leaves the map (4.4)."""
+        unit = self.state["units"][uid]
+        if unit["status"] == "active":
+            self._add(uid, unit["hex"], -1)
+        unit.update(hex=None, status="exited")
+
+
+def refresh_control(ctx: Context, state: State, hexes: Iterable[str], occupancy: Occupancy | None = None) -> None:
     """Switch control of the given hexes where 3.2 says so, at this instant.
 
     A hex holding units of only one side belongs to that side (a unit entered it). An empty
@@ -54,12 +94,9 @@ def refresh_control(ctx: Context, state: State, hexes: Iterable[str]) -> None:
     (an uncontested ZOC). Otherwise control stays as it was. Reading: units in a hex contest
     an enemy ZOC into it, so an occupied hex changes hands only by entry.
     """
-    german: set[str] = set()
-    british: set[str] = set()
-    side_of = ctx.side_of
-    for uid, unit in state["units"].items():  # the hexes each side occupies, in one pass
-        if unit["status"] == "active":
-            (german if side_of(uid) == "german" else british).add(unit["hex"])
+    if occupancy is None:
+        occupancy = Occupancy(ctx, state)
+    german, british = occupancy.count["german"].keys(), occupancy.count["british"].keys()
     # Each hex's new owner depends only on the occupied hexes, never on another hex's control:
     # the hexes are taken in any order, and the control list is read only when some hex has an owner.
     on_map, built_up, neighbours = ctx.hexes.terrain_of, _built_up(ctx), ctx.hexes.neighbours
