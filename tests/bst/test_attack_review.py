@@ -305,3 +305,74 @@ def test_w6_smoke_and_he_keep_their_minimum_range() -> None:
     for rounds in (["he"], ["smoke"]):
         found = refusals(mortar_call(rounds, [560, 150]))
         assert [p.section for p in found] == ["W6"] and "100 to 1000 mm" in str(found[0])
+
+
+# --- 3. Hostile input -------------------------------------------------------------------------------------
+
+def tank_orders(orders: list[dict[str, Any]]) -> Case:
+    return {"scenario": "board/tanks.yaml",
+            "state": {"card": "2S", "awaiting": "allies",
+                      "bases": {"m1": {}, "m2": {}, "p1": {}, "l1": {}, "e1": {}, "f1": {}, "f2": {}}},
+            "orders": {"side": "allies", "orders": orders}}
+
+
+HOSTILE_TANK_ORDERS = [  # (orders, the section the refusal cites, a word of what is legal)
+    ([{"unit": "t1", "act": "hunker"}, {"unit": "x1", "act": "hunker", "convoy": True}], "A1", "t2"),
+    ([{"unit": "t1", "act": "hunker"}, {"unit": "g1", "act": "hunker", "convoy": True}], "V3", "tanks"),
+    ([{"unit": "t1", "act": "hunker"}, {"unit": "t2", "act": "hunker", "convoy": True, "queued": True}], "V3",
+     "without queued"),
+    ([{"unit": "t1", "act": "hunker", "convoy": True}], "V3", "other tanks"),
+    ([{"unit": "t1", "act": "fire", "target": "x1", "bases": ["p1"]}], "D2", "m1"),
+    ([{"unit": "t1", "act": "fire", "target": "x1", "arms": "rifles"}], "W1", "crewed"),
+    ([{"unit": "t1", "act": "fire", "target": "t2"}], "F4", "x1"),
+    ([{"unit": "t1", "act": "fight"}], "C3", "contact"),
+    ([{"unit": "t1", "act": "set-up"}], "W3", "crewed"),
+    ([{"unit": "t1", "act": "call-mortar", "mortar": "m2", "aim": "p1", "rounds": ["he"]}], "W6", "leader"),
+    ([{"unit": "t1", "act": "lead", "do": "move", "bases": ["m2"]}], "L1", "another"),
+    ([{"unit": "t1", "act": "move", "toward": [1200, 600], "distance": 200},
+      {"unit": "t2", "act": "move-fire", "target": "h1", "toward": [1200, 600], "convoy": True}], "V4", "act: move"),
+]
+
+
+@pytest.mark.parametrize(("orders", "section", "legal"), HOSTILE_TANK_ORDERS)
+def test_hostile_tank_orders_are_refused_with_the_heading_and_what_is_legal(
+        orders: list[dict[str, Any]], section: str, legal: str) -> None:
+    """Tank, convoy, lead and call-mortar orders naming enemy units, enemy bases, infantry as
+    tanks and tanks as crews: refused, citing the heading and a legal choice, and the
+    sender's view is not touched by the check."""
+    case = tank_orders(orders)
+    rules, state = situation(case, FOLDER)
+    view = rules.view(state, "allies")
+    before = copy.deepcopy(view)
+    found = rules.validate(view, "allies", orders)
+    assert view == before
+    assert found and found[0].section == section and legal in (found[0].legal or ""), [str(p) for p in found]
+
+
+@pytest.mark.xfail(strict=True, reason="V3/L1: a lead order given to a convoy tank is refused as "
+                                        "'t1 leads', naming the drawn tank, which does not lead")
+def test_hostile_a_lead_on_a_convoy_tank_is_blamed_on_that_tank() -> None:
+    found = refusals(tank_orders([{"unit": "t1", "act": "hunker"},
+                                  {"unit": "t2", "act": "lead", "do": "move", "bases": ["m2"], "convoy": True}]))
+    assert found and all("t1 leads" not in p.message for p in found), [str(p) for p in found]
+
+
+@pytest.mark.parametrize(("aim", "mortar", "needle"), [
+    ("p1a", "m1a", "not an enemy base"),  # its own leader
+    ("2S", "m1a", "not an enemy base"),  # a card, not a base
+    ([560, 130], "m1a", "100 to 1000 mm"),
+    ([10 ** 30, 5], "m1a", "100 to 1000 mm"),
+    ("b1", "b1", "not a mortar"),  # an enemy base as the mortar
+])
+def test_hostile_mortar_calls_are_refused(aim: Any, mortar: str, needle: str) -> None:
+    case = mortar_call(["flare"], aim)
+    case["orders"]["orders"][0]["mortar"] = mortar
+    found = refusals(case)
+    assert [p.section for p in found] == ["W6"] and needle in found[0].message and found[0].legal
+
+
+@pytest.mark.xfail(strict=True, reason="W6: a mortar may be aimed at a point off the table (within range), "
+                                        "and its bomb lands there")
+def test_hostile_a_mortar_aimed_off_the_table_is_refused() -> None:
+    found = refusals(mortar_call(["he"], [-100, 300]))
+    assert [p.section for p in found] == ["W6"]
