@@ -193,6 +193,37 @@ def test_w5_the_extra_base_resolves_at_the_hmg_s_to_hit() -> None:
     assert extra["to_hit"] == 6
 
 
+def platoon_orders(card: str, bases: dict[str, Any], orders: list[dict[str, Any]]) -> Case:
+    return {"scenario": "board/platoon.yaml", "state": {"card": card, "awaiting": "allies", "bases": bases},
+            "orders": {"side": "allies", "orders": orders}}
+
+
+@pytest.mark.xfail(strict=True, reason="W2 (p. 30): an HMG unit moves only when its platoon leader activates; "
+                                        "bst lets the unit's rifle base move on the unit's own card")
+def test_w2_an_hmg_unit_s_other_bases_move_only_when_led() -> None:
+    found = refusals(platoon_orders("9D", hmg_pair(h1b={"at": [730, 100]}, b1={"at": [530, 900]}),
+                                    [{"unit": "h1", "act": "move", "bases": ["h1b"], "toward": [730, 200],
+                                      "distance": 20}]))
+    assert [p.section for p in found] == ["W2"]
+
+
+def test_w2_the_hmg_itself_moves_only_when_led() -> None:
+    found = refusals(platoon_orders("9D", hmg_pair(b1={"at": [530, 900]}),
+                                    [{"unit": "h1", "act": "move", "bases": ["h1a", "h1c"], "toward": [700, 200],
+                                      "distance": 20}]))
+    assert "W2" in [p.section for p in found]
+
+
+@pytest.mark.xfail(strict=True, reason="W5: an extra base whose HMG is gone can never move again (every move is "
+                                        "refused as losing contact with its HMG, 'move them together')")
+def test_w5_an_extra_base_that_lost_its_hmg_may_still_move() -> None:
+    found = refusals(platoon_orders("JD", {"p1a": {"at": [640, 100]}, "h1b": {"at": [700, 100]},
+                                           "h1c": {"at": [670, 100]}, "b1": {"at": [530, 900]}},
+                                    [{"unit": "p1", "act": "lead", "do": "move", "bases": ["h1c", "h1b"],
+                                      "toward": [700, 200], "distance": 20}]))
+    assert [str(p) for p in found] == []
+
+
 # --- W10: smoke at the moment of contact ----------------------------------------------------------------
 
 def out_of_smoke(screens: list[dict[str, Any]], start: list[int]) -> Case:
