@@ -29,6 +29,8 @@ from pbem.render import map_svg, report_text
 from pbem.rulesets.bst import Bst
 from pbem.testing import view_bytes
 
+from .test_hostile import active_unit, refused_at_line, table, waiting  # noqa: F401 (table: a fixture)
+
 FOLDER = Path(__file__).resolve().parent
 BST = Bst()
 SIDES = ["allies", "axis"]
@@ -407,3 +409,33 @@ def test_hostile_mortar_calls_are_refused(aim: Any, mortar: str, needle: str) ->
 def test_hostile_a_mortar_aimed_off_the_table_is_refused() -> None:
     found = refusals(mortar_call(["he"], [-100, 300]))
     assert [p.section for p in found] == ["W6"]
+
+
+def test_fog_check_errors_do_not_depend_on_the_other_side_s_hidden_orders() -> None:
+    """`pbem check` judges on the sender's view: the axis refusals (and acceptances) are the
+    same text whatever allied mortar order and standing answers are hidden in the state."""
+    orders = [{"unit": "t1", "act": "fire", "target": "m1"}, {"unit": "t1", "act": "hunker"},
+              {"unit": "t1", "act": "call-mortar", "mortar": "m1a", "aim": "p1a", "rounds": ["he"]}]
+    said = []
+    for hidden in ({}, {"mortars": {"m1a": {"aim": "b1", "rounds": ["he", "he"]}},
+                        STANDING_KEY: {"allies": {"opfire": {"p1": "any", "m1": {"within": 50}},
+                                                  "close_combat": {"m1": "fire"}}}}):
+        case = mortar_call(["he"], [560, 600])
+        case["state"].update(card="AC", awaiting="axis", **copy.deepcopy(hidden))
+        rules, state = situation(case, FOLDER)
+        said.append([[str(p) for p in rules.validate(rules.view(state, "axis"), "axis", [order])] for order in orders])
+    assert said[0] == said[1]
+    assert said[0][1] == [] and said[0][2] != []  # the check does answer: one order passes, one does not
+
+
+def test_hostile_an_enemy_tank_in_a_convoy_is_refused_at_its_line(table: Any) -> None:
+    """Intake (`pbem submit`) on the sample game: an order putting the enemy's tank in a convoy
+    is refused naming the file, line:column, the order, the heading and what is legal, and
+    nothing in the game directory changes."""
+    side, state = waiting(table)
+    unit = active_unit(state)
+    enemy_tank = next(u for u, entry in sorted(state["setup"]["units"].items()) if entry["side"] != side
+                      and any("vehicle" in b for b in entry["bases"].values()))
+    refused_at_line(table, side, table.orders(side, [{"unit": unit, "act": "hold"},
+                                                     {"unit": enemy_tank, "act": "hunker", "convoy": True}]),
+                    "order 2", "(rule", "legal:")
