@@ -439,3 +439,28 @@ def test_hostile_an_enemy_tank_in_a_convoy_is_refused_at_its_line(table: Any) ->
     refused_at_line(table, side, table.orders(side, [{"unit": unit, "act": "hold"},
                                                      {"unit": enemy_tank, "act": "hunker", "convoy": True}]),
                     "order 2", "(rule", "legal:")
+
+
+@pytest.mark.xfail(strict=True, reason="F4 (p. 12): the refusal of a shot through a base names the base in the "
+                                        "way as the legal target even when it is the firer's own ('fire at f1')")
+def test_hostile_a_shot_through_a_friend_does_not_offer_the_friend_as_target() -> None:
+    found = refusals({"scenario": "board/tanks.yaml",
+                      "state": {"card": "2S", "awaiting": "allies",
+                                "bases": {"m1": {}, "p1": {}, "f1": {"at": [600, 600]}}},
+                      "orders": {"side": "allies", "orders": [{"unit": "t1", "act": "fire", "target": "x1"}]}})
+    assert found and "through f1" in found[0].message  # the set-up: f1 is in the way
+    assert "f1" not in (found[0].legal or "")
+
+
+@pytest.mark.parametrize("kind", ["flare", "smoke", "he"])
+def test_w6_a_round_that_lands_off_the_table_is_drawn_and_reported(kind: str) -> None:
+    """W6-W9: a bomb aimed near the edge deviates off the table (direction 2, long, 6 cm):
+    no crash; both sides' picture and report say where it landed."""
+    case = mortar_call([kind], [1190, 900])
+    case["state"]["bases"]["m1a"]["at"], case["state"]["bases"]["p1a"]["at"] = [560, 250], [530, 250]
+    _, out, dice = played(case, CaseDice([2, 6] + [0] * 10))
+    assert events_of(out, "bomb")[0]["landing"] == [1231, 943]  # off the 1200 mm table
+    for side in SIDES:
+        doc = yamlio.load_bytes(view_bytes(BST, out.state, side, SIDES, out.events,
+                                           [r.record() for r in dice.rolls]), "view").data
+        assert "<svg" in map_svg(doc) and "[1231, 943]" in report_text(doc)
