@@ -464,3 +464,43 @@ def test_w6_a_round_that_lands_off_the_table_is_drawn_and_reported(kind: str) ->
         doc = yamlio.load_bytes(view_bytes(BST, out.state, side, SIDES, out.events,
                                            [r.record() for r in dice.rolls]), "view").data
         assert "<svg" in map_svg(doc) and "[1231, 943]" in report_text(doc)
+
+
+def test_fog_a_dropped_queued_mortar_call_is_never_seen() -> None:
+    """A1, W6: on the mortar's card the allies queue a call for p1's next card; the axis card comes first,
+    the queue is dropped, and the axis view, picture and report are those of no queue."""
+    def with_queue(queue: list[dict[str, Any]]) -> Case:
+        case = mortar_call(["he"], [560, 600])
+        case["state"].update(card="8D", deck={"left": ["AC"], "drawn": ["8D"], "turn": 1})
+        case["orders"]["orders"] = [{"unit": "m1", "act": "hunker"}, *queue]
+        return case
+
+    queued = [{"unit": "p1", "act": "call-mortar", "mortar": "m1a", "aim": "b1", "rounds": ["smoke", "he"],
+               "queued": True}]
+    assert everything_seen(with_queue(queued), "axis") == everything_seen(with_queue([]), "axis")
+
+
+@pytest.mark.xfail(strict=True, reason="A1: an order queued for the drawn card's own unit (queued: true) is "
+                                        "carried out now, not on the unit's next card (orders.queue_key)")
+def test_a1_an_order_queued_for_the_drawn_unit_waits_for_its_next_card() -> None:
+    _, out, _ = played({"scenario": "board/scenario.yaml",
+                        "state": {"card": "AD", "awaiting": "allies",
+                                  "bases": {"f1": {"at": [100, 100]}, "f2": {"at": [130, 100], "markers": 1},
+                                            "b1": {"at": [600, 1000]}}},
+                        "orders": {"side": "allies", "orders": [
+                            {"unit": "g1", "act": "hunker", "bases": ["f1"]},
+                            {"unit": "g1", "act": "hunker", "bases": ["f2"], "queued": True}]}},
+                       Dice(b"\x07" * 32))
+    first = events_of(out, "resolved")[0]
+    assert (first["base"], first["to_hit"]) == ("f2", 5)  # f2 takes no action now: it resolves as a firer
+
+
+@pytest.mark.xfail(strict=True, reason="A1: a hold with an order queued for the same unit's next card is refused "
+                                        "('holds, so it may take no other action'), though docs/bst.md offers it")
+def test_a1_hold_now_and_queue_for_the_next_card() -> None:
+    found = refusals({"scenario": "board/scenario.yaml",
+                      "state": {"card": "AD", "awaiting": "allies",
+                                "bases": {"f1": {"at": [100, 100]}, "f2": {"at": [130, 100]}, "b1": {"at": [600, 1000]}}},
+                      "orders": {"side": "allies", "orders": [{"unit": "g1", "act": "hold"},
+                                                              {"unit": "g1", "act": "hunker", "queued": True}]}})
+    assert [str(p) for p in found] == []
