@@ -520,3 +520,25 @@ def test_v3_a_convoy_at_its_boundaries(at: list[int], refused: list[str]) -> Non
                       "orders": {"side": "allies", "orders": [{"unit": "t1", "act": "hunker"},
                                                               {"unit": "t2", "act": "hunker", "convoy": True}]}})
     assert [p.section for p in found] == refused, [str(p) for p in found]
+
+
+@pytest.mark.parametrize(("extra", "needle"), [
+    ({"buttoned": "yes"}, "buttoned"),
+    ({"convoy": 1}, "convoy"),
+    ({"split": "sideways"}, "split"),
+    ({"arms": "cannon"}, "arms"),
+])
+def test_hostile_odd_types_on_the_new_keys_are_refused_at_their_line(table: Any, extra: dict[str, Any],
+                                                                      needle: str) -> None:
+    """Intake: the part III and O3/W1 keys with the wrong type or an unknown word are refused
+    at their line and column, naming the key, and nothing changes."""
+    side, state = waiting(table)
+    unit = active_unit(state)
+    refused_at_line(table, side, table.orders(side, [{"unit": unit, "act": "hunker", **extra}]), needle)
+
+
+def test_hostile_an_odd_mortar_round_is_refused_at_its_line(table: Any) -> None:
+    side, state = waiting(table)
+    unit = active_unit(state)
+    refused_at_line(table, side, table.orders(side, [{"unit": unit, "act": "call-mortar", "mortar": "x",
+                                                      "aim": [100, 100], "rounds": ["nuke"]}]), "rounds")
