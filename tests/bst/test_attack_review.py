@@ -216,6 +216,16 @@ def test_w2_the_hmg_itself_moves_only_when_led() -> None:
     assert "W2" in [p.section for p in found]
 
 
+@pytest.mark.xfail(strict=True, reason="W2 (p. 30): the HMG platoon leader replaces the section leader for "
+                                        "command types, but type C is judged from the unit's own rifle base")
+def test_w2_type_c_command_of_an_hmg_unit_is_the_platoon_leader_s() -> None:
+    found = refusals(platoon_orders("JD", hmg_pair(p1a={"at": [640, 100]}, h1b={"at": [900, 100]},
+                                                   b1={"at": [530, 900]}),
+                                    [{"unit": "p1", "act": "lead", "do": "move", "bases": ["h1a", "h1c"],
+                                      "toward": [685, 300], "distance": 20}]))  # h1c ends touching p1a
+    assert [str(p) for p in found] == []
+
+
 @pytest.mark.xfail(strict=True, reason="W5: an extra base whose HMG is gone can never move again (every move is "
                                         "refused as losing contact with its HMG, 'move them together')")
 def test_w5_an_extra_base_that_lost_its_hmg_may_still_move() -> None:
