@@ -552,3 +552,17 @@ def test_hostile_an_odd_mortar_round_is_refused_at_its_line(table: Any) -> None:
     unit = active_unit(state)
     refused_at_line(table, side, table.orders(side, [{"unit": unit, "act": "call-mortar", "mortar": "x",
                                                       "aim": [100, 100], "rounds": ["nuke"]}]), "rounds")
+
+
+@pytest.mark.xfail(strict=True, reason="W6 (p. 32): mortar fire is ordered by the platoon leader; bst lets the "
+                                        "company commander above him call the platoon's mortar (context.company)")
+def test_w6_a_company_commander_does_not_call_a_platoon_s_mortar() -> None:
+    board = yamlio.load_file(FOLDER / "board" / "mortar.yaml").data
+    units = copy.deepcopy(dict(board["setup"]["units"]))
+    units["c0"] = {"side": "allies", "card": "QD", "card2": "QH", "leads": ["p1"],
+                   "bases": {"c0a": {"at": [470, 100], "facing": 0, "weapon": "smg"}}}
+    case = mortar_call(["he"], [400, 600])
+    case["state"].update(setup={"units": units}, card="QD")
+    case["state"]["bases"]["c0a"] = {"at": [530, 100]}
+    case["orders"]["orders"][0]["unit"] = "c0"
+    assert [p.section for p in refusals(case)] == ["W6"]
