@@ -171,14 +171,20 @@ def test_w5_an_extra_base_fires_at_enemies_closing_in() -> None:
     assert fired and fired[0]["firers"].get("h1c", 0) > 0
 
 
+def the_hmg_hunkers(marked: dict[str, Any], dice: Any) -> Resolution:
+    """The HMG unit's card: h1a hunkers, h1c is given no action; `marked` sets their markers."""
+    _, out, _ = played({"scenario": "board/platoon.yaml",
+                        "state": {"card": "9D", "awaiting": "allies", "bases": hmg_pair(b1={"at": [530, 900]}, **marked)},
+                        "orders": {"side": "allies", "orders": [{"unit": "h1", "act": "hunker", "bases": ["h1a"]}]}},
+                       dice)
+    return out
+
+
 @pytest.mark.xfail(strict=True, reason="W5 (p. 32): a Kill marker on the HMG goes to its extra base; "
                                         "bst leaves it on the HMG")
 def test_w5_a_kill_on_the_hmg_passes_to_the_extra_base() -> None:
-    _, out, _ = played({"scenario": "board/platoon.yaml",
-                        "state": {"card": "9D", "awaiting": "allies",
-                                  "bases": hmg_pair(h1a={"at": [700, 100], "markers": 1}, b1={"at": [530, 900]})},
-                        "orders": {"side": "allies", "orders": [{"unit": "h1", "act": "hunker", "bases": ["h1a"]}]}},
-                       CaseDice([6, 6] + [0] * 20))  # a 6 hits at 6; the rethrown 6 is a kill
+    out = the_hmg_hunkers({"h1a": {"at": [700, 100], "markers": 1}},
+                          CaseDice([6, 6] + [0] * 20))  # a 6 hits at 6; the rethrown 6 is a kill
     assert events_of(out, "resolved")[0]["results"] == ["kill"]  # the kill happened
     assert (out.state["bases"]["h1a"]["kills"], out.state["bases"]["h1c"]["kills"]) == (0, 1)
 
@@ -186,11 +192,7 @@ def test_w5_a_kill_on_the_hmg_passes_to_the_extra_base() -> None:
 @pytest.mark.xfail(strict=True, reason="W5 (p. 32): the extra base resolves at the HMG's to-hit number; "
                                         "with the HMG hunkered (6) it resolves at 5")
 def test_w5_the_extra_base_resolves_at_the_hmg_s_to_hit() -> None:
-    _, out, _ = played({"scenario": "board/platoon.yaml",
-                        "state": {"card": "9D", "awaiting": "allies",
-                                  "bases": hmg_pair(h1c={"at": [670, 100], "markers": 1}, b1={"at": [530, 900]})},
-                        "orders": {"side": "allies", "orders": [{"unit": "h1", "act": "hunker", "bases": ["h1a"]}]}},
-                       Dice(b"\x07" * 32))
+    out = the_hmg_hunkers({"h1c": {"at": [670, 100], "markers": 1}}, Dice(b"\x07" * 32))
     extra = next(e for e in events_of(out, "resolved") if e["base"] == "h1c")
     assert extra["to_hit"] == 6
 
