@@ -129,14 +129,16 @@ _LAZY: dict[str, tuple[str, str]] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A public name of another core module, imported when first asked for (PEP 562)."""
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__package__}.{where[0]}"), where[1])
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # hidden from mypy, so a misspelt `api.NAME` stays a type error
+
+    def __getattr__(name: str) -> Any:
+        """A public name of another core module, imported when first asked for (PEP 562)."""
+        where = _LAZY.get(name)
+        if where is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{__package__}.{where[0]}"), where[1])
+        globals()[name] = value
+        return value
 
 
 SIG_SUFFIX = ".sig"  # a detached signature: FILE and FILE.sig
