@@ -238,6 +238,16 @@ def test_w5_an_extra_base_that_lost_its_hmg_may_still_move() -> None:
     assert [str(p) for p in found] == []
 
 
+@pytest.mark.xfail(strict=True, reason="W1, W5 (pp. 30-32): a weapon crew never moves into contact; its extra "
+                                        "base (the crew's fifth and sixth men, no combat base) may, on a lead")
+def test_w5_the_extra_base_does_not_start_a_close_combat() -> None:
+    found = refusals(platoon_orders("JD", hmg_pair(p1a={"at": [640, 100]}, h1b={"at": [730, 100]},
+                                                   b1={"at": [670, 200], "facing": 180}),
+                                    [{"unit": "p1", "act": "lead", "do": "move", "bases": ["h1c"],
+                                      "toward": [670, 300], "distance": 45}]))  # h1c ends touching b1 and h1a
+    assert [p.section for p in found] in (["W1"], ["W5"])
+
+
 # --- W10: smoke at the moment of contact ----------------------------------------------------------------
 
 def out_of_smoke(screens: list[dict[str, Any]], start: list[int]) -> Case:
