@@ -418,6 +418,8 @@ def test_hostile_a_lead_on_a_convoy_tank_is_blamed_on_that_tank() -> None:
     ([560, 130], "m1a", "100 to 1000 mm"),
     ([10 ** 30, 5], "m1a", "100 to 1000 mm"),
     ("b1", "b1", "not a mortar"),  # an enemy base as the mortar
+    ("b1", "8D", "not a mortar"),  # the mortar's card, not its base
+    ("b1", "m1b", "not a mortar"),  # the mortar team's rifle base
 ])
 def test_hostile_mortar_calls_are_refused(aim: Any, mortar: str, needle: str) -> None:
     case = mortar_call(["flare"], aim)
@@ -578,3 +580,12 @@ def test_w6_a_company_commander_does_not_call_a_platoon_s_mortar() -> None:
     case["state"]["bases"]["c0a"] = {"at": [530, 100]}
     case["orders"]["orders"][0]["unit"] = "c0"
     assert [p.section for p in refusals(case)] == ["W6"]
+
+
+@pytest.mark.parametrize("bases", [["b1"], ["h1a", "b1"], ["JD"]])
+def test_hostile_a_lead_of_enemy_bases_or_cards_is_refused(bases: list[str]) -> None:
+    """L1: a platoon leader leads only bases of its platoon; an enemy base or a card named
+    among them is refused, naming the bases it may lead."""
+    found = refusals(platoon_orders("JD", hmg_pair(p1a={"at": [640, 100]}, b1={"at": [530, 900]}),
+                                    [{"unit": "p1", "act": "lead", "do": "hunker", "bases": bases}]))
+    assert found and {p.section for p in found} == {"L1"} and "h1a" in (found[0].legal or "")
