@@ -104,7 +104,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "file_hash": ("chance", "file_hash"),
     "export": ("export", "export"),
     **{name: ("from_referee", name) for name in ("check_from_referee", "game_from_file")},
-    **{name: ("game", name) for name in ("DEFAULT_CHAIN_LENGTH", "GAME_ID", "REFEREE_KEY_NOTE", "Game",
+    "DEFAULT_CHAIN_LENGTH": ("chance", "DEFAULT_CHAIN_LENGTH"),  # `pbem --help` names it: not all of `game`
+    **{name: ("game", name) for name in ("GAME_ID", "REFEREE_KEY_NOTE", "Game",
                                          "initial_state", "load_game", "new_game", "next_block",
                                          "noted_referee_key")},
     **{name: ("intake", name) for name in ("Inspection", "IntakeResult", "Receipt", "StoredCopy", "inspect",

@@ -21,6 +21,7 @@ ROLL_LABEL = "pbem/v1/roll"
 HIDDEN_CHAIN_LABEL = "pbem/v2/hidden-chain"
 HIDDEN_KEY_LABEL = "pbem/v2/hidden-key"
 HIDDEN_ROLL_LABEL = "pbem/v2/hidden-roll"
+DEFAULT_CHAIN_LENGTH = 1024  # the adjudications a new game's seed chains allow, unless it says otherwise
 
 
 def enc(*fields: str | int | bytes) -> bytes:

@@ -20,7 +20,7 @@ from .schemafiles import load_schema, scenario_schema
 
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
 PROTOCOL_VERSION = 2  # every new game; a version 1 archive still audits under version 1
-DEFAULT_CHAIN_LENGTH = 1024
+DEFAULT_CHAIN_LENGTH = chance.DEFAULT_CHAIN_LENGTH
 WARN_FRACTION_PERCENT = 90
 RESERVED_SIDE = "turn"  # turns/NNNN/turn.yaml is the master; views are turns/NNNN/<side>.yaml
 REFEREE_KEY_NOTE = "referee-key"  # where `adjudicate` finds the referee's private key by default
