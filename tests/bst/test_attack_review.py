@@ -530,17 +530,19 @@ def test_a1_hold_now_and_queue_for_the_next_card() -> None:
     assert [str(p) for p in found] == []
 
 
-@pytest.mark.parametrize(("at", "refused"), [
-    ([210, 620], []),  # the centre 20 mm off the road's line: half of its 40 mm width, on the road
-    ([210, 621], ["V3"]),  # 21 mm off: not on the road
-    ([90, 600], []),  # 150 mm edge to edge behind t1's tank: within the printed gap
-    ([89, 600], ["V3"]),  # 151 mm: too far
+@pytest.mark.parametrize(("m2", "refused"), [
+    ({"at": [210, 620]}, []),  # the centre 20 mm off the road's line: half of its 40 mm width, on the road
+    ({"at": [210, 621]}, ["V3"]),  # 21 mm off: not on the road
+    ({"at": [90, 600]}, []),  # 150 mm edge to edge behind t1's tank: within the printed gap
+    ({"at": [89, 600]}, ["V3"]),  # 151 mm: too far
+    ({"facing": 135}, []),  # 45 degrees off t1's heading: the same way (convoy_heading, assumed)
+    ({"facing": 136}, ["V3"]),
 ])
-def test_v3_a_convoy_at_its_boundaries(at: list[int], refused: list[str]) -> None:
-    """V3 at the exact limits: on the road within half its width (closed), and within 15 cm of
-    the tank in front (closed, edge to edge)."""
+def test_v3_a_convoy_at_its_boundaries(m2: dict[str, Any], refused: list[str]) -> None:
+    """V3 at the exact limits: on the road within half its width (closed), within 15 cm of
+    the tank in front (closed, edge to edge), heading within 45 degrees (closed)."""
     found = refusals({"scenario": "board/tanks.yaml",
-                      "state": {"card": "2S", "awaiting": "allies", "bases": {"m1": {}, "m2": {"at": at}, "p1": {}}},
+                      "state": {"card": "2S", "awaiting": "allies", "bases": {"m1": {}, "m2": m2, "p1": {}}},
                       "orders": {"side": "allies", "orders": [{"unit": "t1", "act": "hunker"},
                                                               {"unit": "t2", "act": "hunker", "convoy": True}]}})
     assert [p.section for p in found] == refused, [str(p) for p in found]
