@@ -591,3 +591,19 @@ def test_hostile_a_lead_of_enemy_bases_or_cards_is_refused(bases: list[str]) -> 
     found = refusals(platoon_orders("JD", hmg_pair(p1a={"at": [640, 100]}, b1={"at": [530, 900]}),
                                     [{"unit": "p1", "act": "lead", "do": "hunker", "bases": bases}]))
     assert found and {p.section for p in found} == {"L1"} and "h1a" in (found[0].legal or "")
+
+
+def test_fog_an_opfire_question_does_not_tell_the_mover_s_split_choice() -> None:
+    """O1, O3: the decision request `ask` sends the reacting side is the same whether the
+    movers would stay together or go on after a hit."""
+    from pbem.core.ruleset import DecisionNeeded
+
+    asked = []
+    for choice in ("go", "stay"):
+        case = split_move(choice)
+        case["state"][STANDING_KEY] = {"axis": {"opfire": {"t1": "ask"}}}
+        case["state"]["bases"]["b1"] = {"at": [515, 650]}
+        with pytest.raises(DecisionNeeded) as need:
+            played(case, Dice(b"\x07" * 32))
+        asked.append(repr(need.value.request))
+    assert asked[0] == asked[1] and "a1" in asked[0]
