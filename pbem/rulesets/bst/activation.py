@@ -173,10 +173,14 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
         if order["act"] in FIRES:
             firers = [bid for bid in named(state, order) if able.get(bid)]
             immediate += attack(context, state, side, order, firers, heading_of(movements.get(index)), dice, events)
+    contacts_before = set(melee.contacts(context, state))
+    moves: list[tuple[Mover, int]] = []
     for index, order in enumerate(orders):
         if order["act"] in MOVES:
-            move(context, state, side, order, [bid for bid in named(state, order) if able.get(bid)], dice,
-                 decisions, events)
+            made = move(context, state, side, order, [bid for bid in named(state, order) if able.get(bid)], dice,
+                        decisions, events)
+            if made is not None:
+                moves.append(made)
         if order["act"] in MARKS:
             key, value, section, kind = MARKS[order["act"]]
             marked = [bid for bid in named(state, order) if able.get(bid)]
@@ -184,6 +188,9 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
                 state["bases"][bid][key] = value
             if marked:
                 events.append({"type": kind, "section": section, "bases": marked})
+    if moves:  # C1, C2: contact is judged once every base has moved (the C11 example: two orders, one move)
+        movers = [bid for mover, _ in moves for bid in mover.start if bid in state["bases"]]
+        melee.entered(context, state, movers, contacts_before, dice, decisions, events, moves)
     for index, order in enumerate(orders):
         if order["act"] == "call-mortar" and any(able.get(bid) for bid in named(state, order)):
             call(context, state, order, dice, events)
@@ -192,8 +199,9 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
         if (entry and bid in state["mortars"] and able.get(bid) and action.get(bid, "none") == "none"
                 and not entry["unloaded"] and entry["status"] != "suppressed"):
             fire_round(context, state, bid, dice, events)
+    fighting_now = melee.contacts(context, state)  # C10: markers on a base in close combat wait for it
     for bid in sorted(set(immediate)):
-        if bid in state["bases"]:
+        if bid in state["bases"] and bid not in fighting_now:
             resolve_markers(context, state, bid, context.tables.to_hit("immediate"), dice, events, "F7")
     melee.resolve(context, state, side, [bid for bid in fighting if bid in state["bases"]], retire, dice, events)
 
@@ -288,19 +296,19 @@ def own_route(context: Context, state: State, order: Mapping[str, Any], ids: Seq
 
 
 def move(context: Context, state: State, side: str, order: Mapping[str, Any], ids: Sequence[str], dice: Dice,
-         decisions: Decisions, events: list[Event]) -> None:
-    """M1-M3, C1, O1-O3: the bases move together; contact with an enemy base stops them, and
-    so does a hit from opportunity fire in the open (that base only)."""
+         decisions: Decisions, events: list[Event]) -> tuple[Mover, int] | None:
+    """M1-M3, O1-O3: the bases move together; contact with an enemy base stops them, and so
+    does a hit from opportunity fire in the open (that base only). The move and its length,
+    for close combat (C1, C2: `run` judges contact once every move is made)."""
     if not ids:
-        return
+        return None
     order = own_route(context, state, order, ids)
     enemies = [(s.id, s.shape) for s in context.stands(state) if s.side != side]
     movement, problems = plan(context, state, order, 0, ids, enemies)
     if movement is None:
         events.append({"type": "move-cancelled", "section": "M3", "bases": list(ids),
                        "why": "; ".join(p.message for p in problems)})
-        return
-    before = set(melee.contacts(context, state))
+        return None
     standing_before = context.stands(state)
     mover = Mover({bid: context.stand(bid, state["bases"][bid]) for bid in ids}, movement.path, {},
                   split.stay_with(context, standing_before, ids) if order.get("split") == "stay" else {})
@@ -328,5 +336,4 @@ def move(context: Context, state: State, side: str, order: Mapping[str, Any], id
     if mover.stopped:  # O3: opportunity fire may have parted bases that must keep together
         for unit in sorted({state["bases"][bid]["unit"] for bid in ids if bid in state["bases"]}):
             split.after_move(context, state, unit, standing_before, events)
-    melee.entered(context, state, [bid for bid in ids if bid in state["bases"]], before, dice, decisions, events,
-                  mover, movement.length)
+    return mover, movement.length

@@ -90,7 +90,7 @@ def place(context: Context, state: State, ids: Sequence[str], events: list[Event
 
 
 def entered(context: Context, state: State, movers: Sequence[str], before: set[str], dice: Dice,
-            decisions: Decisions, events: list[Event], mover: Mover | None = None, length: int = 0) -> None:
+            decisions: Decisions, events: list[Event], moves: Sequence[tuple[Mover, int]] = ()) -> None:
     """C2, C9: after a move, the newly contacted defenders react, then markers are placed.
 
     A unit that has activated resolves its contacted bases' markers at 5+. One that has not
@@ -105,6 +105,9 @@ def entered(context: Context, state: State, movers: Sequence[str], before: set[s
     for unit in sorted({state["bases"][bid]["unit"] for bid in new}):
         side = context.side_of(unit)
         mine = [bid for bid in new if state["bases"].get(bid, {}).get("unit") == unit]
+        attackers = {m for m in movers if set(touching.get(m, [])) & set(mine)}
+        # the first move that brought an attacker into contact with this unit
+        mover, length = next(((m, n) for m, n in moves if attackers & set(m.start)), (None, 0))
         if mover is not None and out_of_smoke(context, state, mover, [m for m in movers
                                                                    if set(touching.get(m, [])) & set(mine)]):
             events.append({"type": "surprised", "section": "W10", "unit": unit, "bases": mine})

@@ -325,9 +325,13 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
     if any(order["act"] == "hold" for _, order in items) and len(items) > 1:
         problems.append(Problem(f"{unit} holds, so it may take no other action", order=items[0][0], section="A2",
                                 legal="hold alone, or actions without hold"))
-    if sum(1 for _, order in items if order["act"] in MOVES) > 1:
+    moving = [(index, order) for index, order in items if order["act"] in MOVES]
+    together = len(moving) == 2 and not lead and moving_together(context, state, side, moving)
+    joint: list[tuple[list[str], positions.Movement]] = []
+    if len(moving) > 1 and not together:
         problems.append(Problem(f"{unit} has more than one move order", order=items[-1][0], section="M1",
-                                legal="one move order per activation; the bases that move together go in it"))
+                                legal="one move order per activation; the bases that move together go in it "
+                                      "(a move and a move-fire order whose bases start and end in contact are one)"))
     taken: dict[str, int] = {}
     stands = context.stands(state)
     fire_groups: list[tuple[int, str, list[str]]] = []
@@ -416,7 +420,9 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
                     problems.append(Problem(f"{', '.join(crews)} would come into contact with {blocked.stop.key}",
                                             order=index, section="W1",
                                             legal="a crewed weapon never moves into contact with an enemy"))
-            if movement is not None and not lead:
+            if movement is not None and together:
+                joint.append((ids, movement))  # M1, M2 judged on both orders' moves at once, below
+            elif movement is not None and not lead:
                 problems += command_problems(context, state, unit, ids, movement, index)
             elif movement is not None:
                 problems += lead_move_problems(context, state, ids, movement, index)
@@ -429,6 +435,10 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
         if act in FIRES:
             problems += check_fire(context, state, side, order, index, ids, stands, heading_of(movement))
             fire_groups.append((index, order["target"], ids))
+    if len(joint) == 2:
+        (ids_a, move_a), (ids_b, move_b) = joint
+        both = dataclasses.replace(move_a, bases={**move_a.bases, **move_b.bases})
+        problems += command_problems(context, state, unit, ids_a + ids_b, both, moving[-1][0])
     for i, (index, target, ids) in enumerate(fire_groups):
         for other_index, other_target, other_ids in fire_groups[:i]:
             touching = any(in_contact(context.stand(a, state["bases"][a]), context.stand(b, state["bases"][b]),
@@ -437,6 +447,28 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
                 problems.append(Problem(f"bases in contact fire in orders {other_index} and {index}", order=index,
                                         section="F8", legal="bases in contact fire together, in one order, at one target"))
     return problems
+
+
+def moving_together(context: Context, state: Mapping[str, Any], side: str,
+                    moving: Sequence[tuple[int, Mapping[str, Any]]]) -> bool:
+    """M1 as the C11 example reads it: one move, in two orders, when one is `move-fire` (its
+    bases fire, then go 10 cm) and the other `move` (15 cm), and a base of each is in contact
+    with a base of the other where they start and where they stop."""
+    if len(moving) != 2 or {order["act"] for _, order in moving} != {"move", "move-fire"}:
+        return False
+    contact = context.tables.number("contact")
+    enemies = [(s.id, s.shape) for s in context.stands(state) if s.side != side]
+    groups = []
+    for index, order in moving:
+        ids = [bid for bid in named(state, order) if bid in state["bases"]]
+        movement, found = plan(context, state, order, index, ids, enemies) if ids else (None, [])
+        if movement is None:
+            return True  # the move's own problems say what is wrong
+        start = [context.stand(bid, state["bases"][bid]) for bid in ids]
+        groups.append((start, [s.at(movement.bases[s.id]) for s in start]))
+    (start_a, end_a), (start_b, end_b) = groups
+    return (any(in_contact(a, b, contact) for a in start_a for b in start_b)
+            and any(in_contact(a, b, contact) for a in end_a for b in end_b))
 
 
 def vehicle_problems(context: Context, unit: str, index: int, order: Mapping[str, Any]) -> list[Problem]:
