@@ -607,3 +607,15 @@ def test_fog_an_opfire_question_does_not_tell_the_mover_s_split_choice() -> None
             played(case, Dice(b"\x07" * 32))
         asked.append(repr(need.value.request))
     assert asked[0] == asked[1] and "a1" in asked[0]
+
+
+@pytest.mark.xfail(strict=True, reason="V1, D2: a scenario base naming both a vehicle and a weapon is accepted, "
+                                        "and the tank then fires as that weapon (smg: 3 markers), not its machine guns")
+def test_hostile_a_scenario_tank_with_a_weapon_is_refused() -> None:
+    from pbem.core.errors import PbemError
+    from pbem.core.ruleset import start
+
+    board = copy.deepcopy(dict(yamlio.load_file(FOLDER / "board" / "tanks.yaml").data))
+    board["setup"]["units"]["t1"]["bases"]["m1"]["weapon"] = "smg"
+    with pytest.raises(PbemError, match="m1"):
+        start(BST, board)
