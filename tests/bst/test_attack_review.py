@@ -4,9 +4,8 @@ smoke at the moment of contact (W10).
 
 Tests marked `xfail(strict=True)` pin a defect: each fails at its own assertion today and
 will pass (turning the strict xfail into an error) once the defect is fixed; the fixer then
-drops the mark. Plain tests are things that held under attack, kept as guards.
-/work/notes/bst_findings.md (outside the repository) has each defect with its source line
-and the fix proposed.
+drops the mark. Plain tests are things that held under attack, kept as guards. Each xfail's
+reason names the heading and page of the rule text it holds the code to.
 
 Situations are written as case dictionaries on the case boards in `tests/bst/board/`
 (pbem.core.cases.situation), resolved through the public ruleset API.
@@ -66,7 +65,6 @@ def played(case: Case, dice: Any = None) -> tuple[dict[str, Any], Resolution, An
 def everything_seen(case: Case, side: str) -> bytes:
     """All `side` gets from one adjudication of `case` with fixed real dice: the view's bytes
     (state, events, rolls with labels), the table picture (SVG) and the report drawn from it."""
-    rules, _ = situation(case, FOLDER)
     _, out, dice = played(case, Dice(b"\x07" * 32))
     raw = view_bytes(BST, out.state, side, SIDES, out.events, [r.record() for r in dice.rolls])
     doc = yamlio.load_bytes(raw, "view").data
