@@ -617,3 +617,15 @@ def test_hostile_a_scenario_tank_with_a_weapon_is_refused() -> None:
     board["setup"]["units"]["t1"]["bases"]["m1"]["weapon"] = "smg"
     with pytest.raises(PbemError, match="m1"):
         start(BST, board)
+
+
+@pytest.mark.xfail(strict=True, reason="W6, R3: a suppressed mortar with fire orders may not fire, yet any action "
+                                        "but firing is refused ('must fire'), so it can never recover")
+def test_w6_a_suppressed_mortar_with_orders_may_recover() -> None:
+    found = refusals({"scenario": "board/mortar.yaml",
+                      "state": {"card": "8D", "awaiting": "allies",
+                                "mortars": {"m1a": {"aim": [560, 600], "rounds": ["he", "he"]}},
+                                "bases": {"p1a": {"at": [500, 100]}, "b1": {"at": [480, 560]},
+                                          "m1a": {"at": [560, 100], "status": "suppressed", "markers": 1}}},
+                      "orders": {"side": "allies", "orders": [{"unit": "m1", "act": "recover", "bases": ["m1a"]}]}})
+    assert [str(p) for p in found] == []
