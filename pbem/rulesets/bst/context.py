@@ -157,6 +157,9 @@ def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
     for uid, unit in sorted(setup["units"].items()):
         for bid, entry in sorted(unit["bases"].items()):
             where = ("setup", "units", uid, "bases", bid)
+            if "buttoned" in entry and "vehicle" not in entry:
+                problems.append(Problem(f"base {bid} is buttoned but is no vehicle", path=(*where, "buttoned"),
+                                        section="V1", legal="buttoned: on a base with a vehicle"))
             if "vehicle" in entry:
                 if entry["vehicle"] not in context.tables.vehicles():
                     problems.append(Problem(f"base {bid}: unknown vehicle type {entry['vehicle']!r}",

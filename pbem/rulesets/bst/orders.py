@@ -273,6 +273,9 @@ def check_convoy(context: Context, state: Mapping[str, Any], side: str, unit: st
         elif other in state["activated"]:
             problems.append(Problem(f"{other} has already activated this turn", order=index, path=("unit",),
                                     section="V3", legal="tanks not yet activated"))
+        elif order["act"] in ("hold", "lead"):
+            problems.append(Problem(f"{other} would {order['act']} in convoy: a tank in convoy acts", order=index,
+                                    path=("act",), section="V3", legal="an action of the tank, or leave it out"))
         else:
             members.setdefault(other, []).append((index, order))
     for other, own in members.items():

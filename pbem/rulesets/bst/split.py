@@ -33,7 +33,6 @@ from .cover import near_cover
 from .stands import Stand, linked
 
 NEXT = {"new": "cover", "cover": "rejoin", "rejoin": "rejoin"}
-SLACK = 2  # mm: a straight move's end is rounded to whole mm, so "straight toward" allows this much
 
 
 def together(context: Context, unit: str, stands: Sequence[Stand]) -> list[Stand]:
@@ -116,7 +115,7 @@ def move_problems(context: Context, state: Mapping[str, Any], unit: str, moving:
         was = isqrt(plane.dist2(start[bid].centre, nearest.centre))
         now = isqrt(plane.dist2(after[bid].centre, nearest.centre))
         moved = isqrt(plane.dist2(start[bid].centre, after[bid].centre))
-        if now > was - moved + SLACK:
+        if now > was - moved + context.tables.number("split_slack"):
             found.append((f"{unit} is split (O3): {bid} may only move straight toward {nearest.id}",
                           f"toward: {list(nearest.centre)}"))
     return found
