@@ -6,7 +6,6 @@ Everything here works from a side's own view file; nothing reads the master stat
 from __future__ import annotations
 
 import hashlib
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -60,6 +59,8 @@ def read_view(path: Path | str) -> ViewFile:
 def orders_document(view: ViewFile, orders: list[Any], standing: Mapping[str, Any] | None = None,
                     entropy: bytes | None = None, salt: bytes | None = None) -> dict[str, Any]:
     """The next orders file of this view's side; fresh entropy and salt unless given (bots pass their own)."""
+    import secrets  # here: a pre-check of orders never needs it
+
     expect = view.expectation()
     doc: dict[str, Any] = {
         "pbem": view.doc["pbem"],
