@@ -24,6 +24,7 @@ from .tables import TABLES, Tables
 from .terrain import kinds
 
 SIDES = ("allies", "axis")
+DERIVED_WEAPONS = ("tank-mg", "crew-rifles")  # rows the rules use for a tank's guns (V4) and a crew's rifles (W1)
 PACKAGED_TABLES = ("village",)
 Schema = dict[str, Any]
 
@@ -143,7 +144,10 @@ def table_document(setup: Mapping[str, Any]) -> Any:
 def tables_schema() -> Schema:
     return shape_schema(TABLES.plain(), complete=False,
                         description="values replacing the packaged ones, key by key (docs/bst.md, Tables)",
-                        extensible={"vehicles": "a vehicle type of the scenario's own (part III), every value given"})
+                        extensible={"vehicles": "a vehicle type of the scenario's own (part III), every value given"},
+                        refine={"vehicles.*.size": {"type": "array", "minItems": 2, "maxItems": 2,
+                                                    "items": {"type": "integer", "minimum": 10, "maximum": 300},
+                                                    "description": "width along the front, then depth, in mm"}})
 
 
 scenario_setup = setup_with_tables
@@ -169,6 +173,10 @@ def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
             elif entry["weapon"] == "extra" and not any(e.get("weapon") == "hmg" for e in unit["bases"].values()):
                 problems.append(Problem(f"base {bid} is an extra base in a unit with no HMG", path=(*where, "weapon"),
                                         section="W5", legal="an extra base in an HMG's unit"))
+                continue
+            elif entry["weapon"] in DERIVED_WEAPONS:
+                problems.append(Problem(f"base {bid}: {entry['weapon']} is no base's weapon", path=(*where, "weapon"),
+                                        section="F3", legal="a weapon a base carries; a tank is `vehicle:`"))
                 continue
             elif entry["weapon"] not in context.tables.weapons():
                 problems.append(Problem(f"base {bid}: unknown weapon {entry['weapon']!r}", path=(*where, "weapon"),
