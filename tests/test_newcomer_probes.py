@@ -63,11 +63,6 @@ def test_the_hand_written_orders_of_the_readme_pass_the_check(tmp_path: Path) ->
     assert result.rc == 0, result.text
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/core/schemas.py _branch_score: for a path item that is a hex id "
-                   "or the word 'off', an unquoted hex (a number) is matched to the 'off' branch (a const miss "
-                   "scores lower than a type miss), so `pbem check` says 'must be \"off\", not the number 3100' "
-                   "instead of the type branch's 'quote it: \"3100\"'. Fix: count a const/enum miss on a value "
-                   "of another type than the constant's as a type miss")
 def test_an_unquoted_hex_in_a_path_is_told_to_be_quoted(tmp_path: Path) -> None:
     result = run("check", TOC_SAMPLE / "views" / "0000" / "german.yaml",
                  german_orders_with_path(tmp_path, '[3100, "3001"]'))

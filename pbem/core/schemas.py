@@ -342,7 +342,8 @@ def _branch_score(error: _Error, index: int, errors: list[_Error]) -> tuple[int,
     First, how many of the branch's `required` keys the mapping lacks: a mapping holding `move` meant
     the branch that requires `move`, even when a value in it is wrong (`mode: fly` is not an allowed
     mode of a move, rather than `move` and `mode` being unknown keys of another kind of order).
-    Then wrong types, then wrong `const`/`enum` tags, then the number of errors.
+    Then wrong types (a `const`/`enum` miss on a value of another type counts as one too), then wrong
+    `const`/`enum` tags, then the number of errors.
     """
     branches = error.validator_value
     branch = branches[index] if isinstance(branches, list) and 0 <= index < len(branches) else None
@@ -351,11 +352,26 @@ def _branch_score(error: _Error, index: int, errors: list[_Error]) -> tuple[int,
     lacking = sum(1 for key in required if key not in instance) \
         if isinstance(required, list) and isinstance(instance, Mapping) else 0
     depth = len(error.absolute_path)
-    wrong_type = sum(1 for e in errors if e.validator == "type" and len(e.absolute_path) == depth)
+    wrong_type = sum(1 for e in errors if (e.validator == "type" or _tag_of_another_type(e))
+                     and len(e.absolute_path) == depth)
     wrong_tag = sum(
         1 for e in errors if e.validator in ("const", "enum") and len(e.absolute_path) <= depth + 1
     )
     return (lacking, wrong_type, wrong_tag, len(errors))
+
+
+def _tag_of_another_type(error: _Error) -> bool:
+    """A `const`/`enum` miss on a value of another type than every allowed one (3100 where "off" is wanted).
+
+    Such a miss is a wrong type too, so a branch wanting a string of another form (a quoted hex) is preferred.
+    """
+    if error.validator == "const":
+        allowed = [error.validator_value]
+    elif error.validator == "enum" and isinstance(error.validator_value, list):
+        allowed = list(error.validator_value)
+    else:
+        return False
+    return all(type(value) is not type(error.instance) for value in allowed)
 
 
 def _leaves(error: _Error) -> list[_Error]:
