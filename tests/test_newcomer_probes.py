@@ -73,10 +73,6 @@ def test_an_unquoted_hex_in_a_path_is_told_to_be_quoted(tmp_path: Path) -> None:
 # --- the newcomer: what the audit and the mail judge say ---------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/core/audit.py _summary (line 553): a finished game's result is "
-                   "printed as a Python dict repr cut at 160 characters (\"the game is over: {'reason': ..., "
-                   "'tally': {... 'B...\"); it should say it in words with pbem.core.status.result_text, "
-                   "as `pbem demo` and `pbem status` do")
 def test_the_audit_says_how_a_finished_game_ended_in_words() -> None:
     summary = audit_report(TOC_SAMPLE).summary
     assert "the game is over" in summary

@@ -24,6 +24,7 @@ from .orders import Expectation, orders_problems
 from .quickload import canonical_bytes, quick_load, recorded_turn_parts
 from .ruleset import Rules, rules_for
 from .schemafiles import load_schema
+from .status import result_headline
 from .views import initial_view, view_state
 
 
@@ -550,7 +551,9 @@ def _summary(rules: Rules, state: dict[str, Any], verified: int) -> str:
     done = f"{verified} adjudication{'s' if verified != 1 else ''} verified"
     result = rules.result(state)
     if result is not None:
-        return f"{done}; the game is over: {_short(result)}"
+        more = any(key not in ("winner", "reason", "section") for key in result)
+        return f"{done}; the game is over: {result_headline(result)}" + ("; the last turn.yaml has the details"
+                                                                           if more else "")
     return (f"{done}; the game is in play: adjudication {verified + 1} awaits phase {rules.phase(state)!r} "
             f"from {', '.join(rules.awaiting(state)) or 'nobody'}")
 

@@ -39,14 +39,20 @@ def status(game_dir: Path | str, *, public: bool = False) -> str:
     return "\n".join(lines + _referee_sides(position, Archive(game_dir)))
 
 
-def result_text(result: Mapping[str, Any]) -> str:
-    """A game's result in words: `us wins: <reason> (rule 4.4)`; any other fields follow as `key value`."""
+def result_headline(result: Mapping[str, Any]) -> str:
+    """Who won, why and by which rule, in words: `us wins: <reason> (rule 4.4)`; a ruleset's other fields left out."""
     winner = result.get("winner")
     text = f"{winner} wins" if winner else "no side wins"
     if result.get("reason"):
         text += f": {result['reason']}"
     if result.get("section"):
         text += f" (rule {result['section']})"
+    return text
+
+
+def result_text(result: Mapping[str, Any]) -> str:
+    """A game's result in words: `result_headline`, then any other fields as `key value`."""
+    text = result_headline(result)
     others = [f"{key} {options.show(value)}" for key, value in result.items()
               if key not in ("winner", "reason", "section")]
     return text + (f"; {', '.join(others)}" if others else "")
