@@ -110,10 +110,6 @@ def test_the_view_mail_of_a_side_not_awaited_does_not_ask_for_orders(tmp_path: P
 # --- the attacker: a rewound turn --------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/core/verify_view.py line 284 files an equivocation under the field "
-                   "'equivocation' and pbem/core/ledger.py Equivocation.__str__ (line 141) starts with "
-                   "'equivocation:' too, so `pbem verify-view` prints 'equivocation: equivocation: two different "
-                   "...'. Fix: drop the prefix from __str__ or name the field 'ledger'")
 def test_a_rewound_turn_is_reported_in_one_clear_line(tmp_path: Path) -> None:
     play = deployed(tmp_path)
     base = play.ledger("red")
@@ -404,10 +400,6 @@ def test_every_test_a_page_cites_exists(page: Path) -> None:
 # --- messages that do not yet say enough -------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/core/verify_view.py line 113: a view whose previous_view is not the "
-                   "hash of the view given before it is reported as 'does not match the hash of the previous "
-                   "view', naming neither that view nor the two hashes; say e.g. 'previous_view sha256:X is not "
-                   "the hash of turns/0002/german.yaml (sha256:Y)'")
 def test_a_broken_view_chain_names_the_view_it_should_follow(mons: DemoGame) -> None:
     views = [referee_edits_a_view(mons), mons.root / "turns" / "0003" / "german.yaml"]
     checked = run("verify-view", *views, "--game", mons.root / "game.yaml", "--ledger", mons.root.parent / "ledger")

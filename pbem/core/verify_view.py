@@ -90,28 +90,30 @@ def check_views(game: Game, given: Sequence[SignedFile]) -> list[Discrepancy]:
     for seq in sorted({seq for seq in seqs if seqs.count(seq) > 1}):
         found.append(_discrepancy(", ".join(view.name for view in views if view.seq == seq), "seq",
                                   f"more than one view {seq} given"))
-    previous: tuple[int, bytes, dict[str, Any]] | None = None
+    previous: SignedFile | None = None
     for view in views:
         found.extend(_check_one_view(game, view.name, view.doc, previous))
-        previous = (view.seq, view.data, view.doc)
+        previous = view
     found.extend(_check_hidden_chain(game, views))
     return found
 
 
 def _check_one_view(game: Game, name: str, view: Mapping[str, Any],
-                    previous: tuple[int, bytes, Mapping[str, Any]] | None) -> Iterator[Discrepancy]:
+                    previous: SignedFile | None) -> Iterator[Discrepancy]:
     if view["game"] != game.id:
         yield _discrepancy(name, "game", f"view of game {view['game']!r}, not {game.id!r}")
     if view["pbem"] != game.protocol:
         yield _discrepancy(name, "pbem", f"a version {view['pbem']} view in a version {game.protocol} game")
     seq = view["seq"]
-    follows = previous is not None and previous[0] == seq - 1
+    follows = previous is not None and previous.seq == seq - 1
     if previous is not None and not follows:
-        yield _discrepancy(name, "seq", f"view {seq} given after view {previous[0]}: the views in between are "
+        yield _discrepancy(name, "seq", f"view {seq} given after view {previous.seq}: the views in between are "
                                         "missing, so the chain between them is not checked")
-    if follows and previous is not None and view["previous_view"] != chance.file_hash(previous[1]):
-        yield _discrepancy(name, "previous_view", "does not match the hash of the previous view")
-    yield from _check_deadlines(game, name, view, previous[2] if follows and previous is not None else None)
+    if follows and previous is not None and view["previous_view"] != previous.hash:
+        yield _discrepancy(name, "previous_view", f"{view['previous_view']} is not the hash of the view given "
+                                                  f"before it, {previous.name} ({previous.hash}): "
+                                                  "one of the two is not the view the referee chained")
+    yield from _check_deadlines(game, name, view, previous.doc if follows and previous is not None else None)
     if "hidden_seed" in view["dice"] and "result" not in view["next"]:
         yield _discrepancy(name, "dice.hidden_seed", "only the view that announces the game's result may carry t_K: "
                                                      "this one reveals the hidden chain while the game runs")
@@ -128,7 +130,7 @@ def _check_one_view(game: Game, name: str, view: Mapping[str, Any],
         return
     if seq == 1 and dice["previous"] != game.hash:
         yield _discrepancy(name, "dice.previous", "the first adjudication must build on game.yaml's hash")
-    if follows and previous is not None and seq > 1 and dice["previous"] != previous[2]["master"]:
+    if follows and previous is not None and seq > 1 and dice["previous"] != previous.doc["master"]:
         yield _discrepancy(name, "dice.previous", "is not the master turn file of the previous view")
     if [entry["side"] for entry in dice["inputs"]] != game.sides:
         yield _discrepancy(name, "dice.inputs", f"must list every side in game.yaml order ({', '.join(game.sides)})")
@@ -281,7 +283,7 @@ def check_player(paths: Sequence[Path | str], game_file: Path | str, *, ledger_b
             if target is not None:
                 target.setdefault(held.hash, held)
         for clash in ledger.equivocations():
-            report.found.append(_discrepancy(clash.files, "equivocation", str(clash)))
+            report.found.append(_discrepancy(clash.files, "ledger", str(clash)))
         report.notes.append(f"ledger {ledger.folder}: {recorded} new file(s) kept; it holds "
                             f"{len(ledger.views())} view(s) and {len(ledger.receipts())} receipt(s)")
     all_views = sorted(held_views.values(), key=lambda view: (view.seq, view.doc["side"], view.name))
