@@ -32,11 +32,25 @@ def _load_key(path: str) -> signing.SigningKey:
     return signing.load_signing_key(Path(path))
 
 
-def _read_public(value: str) -> str:
-    """A public key given inline (`ssh-ed25519 AAAA...`) or as a path to a .pub file."""
-    text = value if value.startswith("ssh-ed25519 ") else Path(value).read_text(encoding="utf-8")
+def _read_public(side: str, value: str) -> str:
+    """Side `side`'s public key, given inline (`ssh-ed25519 AAAA...`) or as a path to a .pub file."""
+    given = f"--side {side}={value}"
+    if value.startswith("ssh-ed25519 "):
+        text = value
+    else:
+        try:
+            text = Path(value).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            raise UsageError(f"{given}: cannot read it ({reason}); give {side}'s public key: a .pub file or an "
+                             "ssh-ed25519 line") from None
     line = text.strip().splitlines()[0] if text.strip() else ""
-    signing.parse_public_key(line)
+    if line.startswith("-----BEGIN") and "PRIVATE KEY" in line:
+        raise UsageError(f"{given}: a private key, which stays with its player; give its public key, {value}.pub")
+    try:
+        signing.parse_public_key(line)
+    except PbemError as error:
+        raise UsageError(f"{given}: {error}") from None
     return line
 
 
@@ -156,7 +170,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    sides = {name: _read_public(key) for name, key in _pairs(args.side, "--side", "SIDE=PUBKEY (a .pub file or "
+    sides = {name: _read_public(name, key) for name, key in _pairs(args.side, "--side", "SIDE=PUBKEY (a .pub file or "
                                                                                "an ssh-ed25519 line)").items()}
     addresses = _pairs(args.address, "--address", "SIDE=MAIL-ADDRESS")
     unknown = sorted(set(addresses) - set(sides))
@@ -393,7 +407,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
             data, signature = api.read_signed_file(path)
             recorded = ledger.record(data, signature, path)
         except (PbemError, OSError) as error:
-            print(f"not kept: {path}: {error}", file=sys.stderr)
+            said = str(error)
+            print(f"not kept: {said if said.startswith(f'{path}:') else f'{path}: {said}'}", file=sys.stderr)
             failed += 1
             continue
         state = "kept" if recorded.new else "already held"

@@ -265,12 +265,6 @@ def test_a_dishonest_player_is_refused_with_what_would_be_legal(mons: DemoGame, 
 # --- the newcomer: starting a game -------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/cli.py _read_public (line 35): a --side SIDE=FILE naming a private key "
-                   "is refused with 'not an OpenSSH public key line: '-----BEGIN' is not followed by base64 key "
-                   "data', naming neither the file, nor the side, nor the .pub file that would do; the message "
-                   "should say e.g. \"--side german=keys/german: a private key; give its public key, "
-                   "keys/german.pub\" (the missing-file case, 'british.pub: No such file or directory', names "
-                   "no side either)")
 def test_a_private_key_given_for_a_side_is_refused_naming_the_file_and_the_pub(tmp_path: Path) -> None:
     keys = tmp_path / "keys"
     for name in ("referee", "german", "british"):
@@ -419,10 +413,6 @@ def test_an_unknown_unit_in_a_toc_move_is_answered_with_the_units_that_may_move(
     assert "legal:" in result.out and "G-IR12" in result.out, result.out
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/cli.py line 396 prints 'not kept: PATH: ERROR' where the error "
-                   "already starts with PATH: `pbem ledger add orders.yaml` says 'not kept: orders.yaml: "
-                   "orders.yaml: wrong namespace ...'; it could also say what the ledger keeps (files the "
-                   "referee signed: game.yaml, views, requests, receipts, lapses)")
 def test_a_file_the_ledger_does_not_keep_is_named_once(mons: DemoGame, tmp_path: Path) -> None:
     orders = tmp_path / "mail" / "german" / "orders-0001.yaml"
     result = run("ledger", "add", orders, "--game", mons.root / "game.yaml", "--ledger", tmp_path / "ledger")
