@@ -20,6 +20,7 @@ from .game import WARN_FRACTION_PERCENT, Game, chain_secret, hidden_chain_seed, 
 from .game import next_block
 from .lapse import lapse_unanswered
 from .options import same_plain
+from .plaincopy import copy_plain
 from .position import Position, current_position
 from .quickload import load_data
 from .schemafiles import load_schema
@@ -153,7 +154,10 @@ def resolve_adjudication(rules: Rules, game_id: str, sides: Sequence[str], seq: 
             raise PbemError(f"{rules.ruleset.id}: more than {MAX_PHASES_PER_ADJUDICATION} automatic phases in a row")
         phase = rules.phase(state)
         try:
-            resolution = rules.resolve(plain_copy(state), submissions, dice, decisions)
+            # after the first phase `state` is a plain_copy's output (checked, keys sorted), so a
+            # structural copy gives the rules the very same value for less
+            given = copy_plain(state) if phases else plain_copy(state)
+            resolution = rules.resolve(given, submissions, dice, decisions)
         except DecisionNeeded as need:
             pending = need.request
             break

@@ -10,13 +10,13 @@ their own orders here too, with the context they were given.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable, Mapping
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, Event, Resolution, State, Submission
 from pbem.rulesets.kit.phases import conceding, concession_events, handler_for
+from pbem.rulesets.kit.plain import copy_plain
 
 from . import bombardment, fire, movement, random_events, reinforcements, sequence, setup, victory
 from .board import Board
@@ -124,7 +124,7 @@ RESOLVE: dict[str, Resolver] = {phase: BY_PHASE[phase] if phase in BY_PHASE else
 def resolve(ctx: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
             decisions: Decisions) -> Resolution:
     """Resolve the state's phase with the owner's orders, then move the sequence on (`Fbsm.resolve`)."""
-    state = normalize(ctx, copy.deepcopy(dict(state)))
+    state = normalize(ctx, copy_plain(dict(state)))
     events: list[Event] = []
     phase = state["phase"]
     handler = handler_for(RESOLVE, phase)

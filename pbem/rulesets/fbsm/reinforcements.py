@@ -41,9 +41,17 @@ def open_entries(cfg: Context, board: Board, kind: str) -> list[str]:
 
 def default_hex(cfg: Context, board: Board, kind: str, uid: str) -> str | None:
     best = None
+    stacks = board.own_stacks()
+    empty: tuple[bool, int] | None = None  # fits and ff depend only on the hex's own stack
     for rank, hex_id in enumerate(open_entries(cfg, board, kind)):
-        if fits(cfg, board, uid, hex_id):
-            key = (board.ff(hex_id), rank)
+        if hex_id in stacks:
+            fit, ff = fits(cfg, board, uid, hex_id), board.ff(hex_id)
+        else:
+            if empty is None:
+                empty = (fits(cfg, board, uid, hex_id), board.ff(hex_id))
+            fit, ff = empty
+        if fit:
+            key = (ff, rank)
             if best is None or key < best[0]:
                 best = (key, hex_id)
     return best[1] if best else None

@@ -1,33 +1,7 @@
-"""A deep copy for plain data (what states and orders are made of), without `copy.deepcopy`'s memo.
-
-Rules that work on a copy of the state copy it every phase; `copy.deepcopy` spends most of its
-time on bookkeeping plain data never needs. Dicts and lists are copied, str, int, bool and None
-are shared (they cannot change), and anything else goes to `copy.deepcopy` as before.
-
-One difference, harmless for data read from files: a list or dict that appears twice in the
-input is copied twice (a state read from YAML or JSON shares nothing).
-"""
+"""A deep copy for plain data, for rules that work on a copy of the state (`pbem.core.plaincopy`)."""
 
 from __future__ import annotations
 
-import copy
-from typing import Any, TypeVar
+from pbem.core.plaincopy import copy_plain
 
-T = TypeVar("T")
-
-
-def copy_plain(value: T) -> T:
-    """A deep copy of `value` (see the module docstring)."""
-    copied: T = _copy(value)
-    return copied
-
-
-def _copy(value: Any) -> Any:
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
-    if kind is dict:
-        return {key: _copy(item) for key, item in value.items()}
-    if kind is list:
-        return [_copy(item) for item in value]
-    return copy.deepcopy(value)
+__all__ = ["copy_plain"]
