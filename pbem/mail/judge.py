@@ -483,13 +483,13 @@ class Judge:
                          "adjudicated as giving none (recorded as missing in the turn file).")
         lines.append(f"Your view: {name}, signed by the referee ({name}.sig); check it with "
                      f"pbem verify-view {name} --game game.yaml.")
-        if not over:
-            awaiting = view["next"].get("awaiting", [])
-            if side in awaiting:
-                lines.append(f"Your orders for seq {seq + 1} are awaited. {self._deadline_line(game, seq + 1)}")
-            else:
-                lines.append(f"You give no orders in the next phase (awaited from {', '.join(awaiting)}).")
-        body = "\n".join(lines) + "\n\n" + report + ("" if over else "\n" + _how_to(game.id, name))
+        awaited = not over and side in view["next"].get("awaiting", [])
+        if awaited:
+            lines.append(f"Your orders for seq {seq + 1} are awaited. {self._deadline_line(game, seq + 1)}")
+        elif not over:
+            lines.append("You give no orders in the next phase (awaited from "
+                         f"{', '.join(view['next'].get('awaiting', []))}).")
+        body = "\n".join(lines) + "\n\n" + report + ("\n" + _how_to(game.id, name) if awaited else "")
         subject = f"adjudication {seq}: " + ("game over" if over else f"next: {view['next'].get('phase')}")
         return self._mail_to(game, side, subject, body, parts, "turn", str(seq))
 
