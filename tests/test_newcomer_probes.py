@@ -94,9 +94,6 @@ def game_waiting_for_the_british(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     return take_outbox(maildir)
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/mail/judge.py line 492: the view mail to a side that gives no "
-                   "orders next says so ('You give no orders in the next phase') and then tells it how to give "
-                   "orders (_how_to); the how-to belongs only in the mail of an awaited side")
 def test_the_view_mail_of_a_side_not_awaited_does_not_ask_for_orders(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     mails = game_waiting_for_the_british(tmp_path, monkeypatch)
@@ -308,10 +305,6 @@ def test_every_order_of_the_toc_page_is_an_order_of_some_phase() -> None:
     assert jsonschema.Draft202012Validator(toc.standing_schema()).is_valid(example["standing"])
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/rulesets/toc/orders.py _movement (line 110): the move order's form "
-                   "is shown only for a stack already on the map, so the German template of turn 1 (every unit "
-                   "still off the map) lists who may enter by which hex but never how to write it; the entering "
-                   "line should carry the form too, e.g. '{move: [G-FA18], path: [\"3100\", ...]}'")
 def test_the_first_german_template_shows_how_to_write_an_entry(tmp_path: Path) -> None:
     out = tmp_path / "orders.yaml"
     made = run("orders", TOC_SAMPLE / "views" / "0000" / "german.yaml", "--out", out)
@@ -401,10 +394,6 @@ def test_a_broken_view_chain_names_the_view_it_should_follow(mons: DemoGame) -> 
     assert str(views[0]) in line and chance.file_hash(views[0].read_bytes()) in line, line
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/rulesets/toc/movement.py line 313 (and line 123, bombardment.py line "
-                   "81, melee.py line 54): an order naming a unit the side does not have says '... is not a german "
-                   "unit (rule 9.1)' without what would be legal; give the side's units that may move, as the "
-                   "template lists them")
 def test_an_unknown_unit_in_a_toc_move_is_answered_with_the_units_that_may_move(tmp_path: Path) -> None:
     orders = german_orders_with_path(tmp_path, '["3100", "3001"]')
     orders.write_text(orders.read_text(encoding="utf-8").replace("G-IR12", "G-IR99"), encoding="utf-8")

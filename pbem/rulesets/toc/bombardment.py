@@ -61,6 +61,14 @@ def spotters(board: Board, target: str, firers: list[str]) -> list[str]:
     return sorted(found)
 
 
+def _may_bombard(board: Board, target: str, used: set[str]) -> list[str]:
+    """10.1-10.2, 10.5, 9.20: the side's artillery on the map, not yet firing or marched, with `target` in range."""
+    ctx = board.ctx
+    return sorted(uid for uid in board.own if board.on_map(uid) and ctx.counters[uid].artillery
+                  and uid not in used and uid not in board.marched
+                  and ctx.hexes.distance(str(board.hex_of(uid)), target) <= ctx.counters[uid].range)
+
+
 def check(board: Board, order: dict[str, Any], index: int, used: set[str], targets: set[str]) -> tuple[list[Problem], Fire | None]:
     ctx = board.ctx
     found: list[Problem] = []
@@ -78,7 +86,9 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
     for k, uid in enumerate(firers):
         where = ("with", k)
         if not board.on_map(uid):
-            problem(f"{uid} is not a {board.side} unit on the map", "10.1", where)
+            problem(f"{uid} is not a {board.side} unit on the map", "10.1", where,
+                    legal=", ".join(_may_bombard(board, target, used)) or f"none: no artillery of yours may bombard "
+                                                                          f"{target} now")
             continue
         counter = ctx.counters[uid]
         if not counter.artillery:

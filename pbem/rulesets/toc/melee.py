@@ -34,6 +34,15 @@ def then_map(order: dict[str, Any]) -> dict[str, str]:
     return {str(k): str(v) for k, v in then.items()}
 
 
+def _may_attack(board: Board, target: str, used: set[str]) -> list[str]:
+    """12.1, 12.3, 8.4, 9.13: the side's units on the map that could attack `target` in melee now."""
+    ctx = board.ctx
+    return sorted(uid for uid in board.own if board.on_map(uid) and ctx.counters[uid].melee_capable
+                  and uid not in used and uid not in board.marched
+                  and ctx.hexes.adjacent(str(board.hex_of(uid)), target)
+                  and not ctx.canal_blocks(str(board.hex_of(uid)), target))
+
+
 def check(board: Board, order: dict[str, Any], index: int, used: set[str], targets: set[str]) -> list[Problem]:
     ctx = board.ctx
     found: list[Problem] = []
@@ -51,7 +60,9 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
     for k, uid in enumerate(attackers):
         where = ("with", k)
         if not board.on_map(uid):
-            problem(f"{uid} is not a {board.side} unit on the map", "12.1", where)
+            problem(f"{uid} is not a {board.side} unit on the map", "12.1", where,
+                    legal=", ".join(_may_attack(board, target, used)) or f"none: no unit of yours may attack "
+                                                                         f"{target} now")
             continue
         counter = ctx.counters[uid]
         here = str(board.hex_of(uid))

@@ -120,8 +120,9 @@ class Walker:
         if "top" in order:
             uid = order["top"]
             if not board.on_map(uid):
+                on_map = sorted(unit for unit in board.own if board.on_map(unit))
                 found.append(Problem(f"{uid} is not a {board.side} unit on the map", order=index, path=("top",),
-                                     section="6.6"))
+                                     section="6.6", legal=", ".join(on_map) or "none: no unit of yours is on the map"))
             else:
                 board.move(uid, board.hex_of(uid))
                 self.plan.steps.append({"kind": "top", "order": index, "unit": uid})
@@ -310,7 +311,9 @@ def _9_1_movable(move: Move, k: int, uid: str) -> Problem | None:
     """9.1: only the side's own units move, and only those on the map or waiting to enter."""
     own = move.board.own
     if uid not in own:
-        return move.problem(f"{uid} is not a {move.board.side} unit", "9.1", ("move", k))
+        movable = sorted(unit for unit, held in own.items() if held["status"] in ("active", "container"))
+        return move.problem(f"{uid} is not a {move.board.side} unit", "9.1", ("move", k),
+                            legal=", ".join(movable) or "none: no unit of yours may move")
     if own[uid]["status"] not in ("active", "container"):
         return move.problem(f"{uid} is {own[uid]['status']} and cannot move", "9.1", ("move", k))
     return None

@@ -118,7 +118,11 @@ def _movement(ctx: Context, board: Board) -> list[str]:
         lines.append("your stacks: " + capped([f"{h} {'+'.join(us)}" for h, us in stacks.items()], 30))
     entering = _entering(ctx, board)
     if entering:
-        lines.append("may enter now, the path starting at the entry hex (8.2-8.4): " + "; ".join(entering))
+        hexes, units = next(iter(entering.items()))
+        lines.append(f'{{move: [{units[0]}], path: ["{hexes[0]}", ...]}}   a unit off the map enters: its path '
+                     "starts at its entry hex (8.2-8.4)")
+        lines.append("may enter now, the path starting at the entry hex (8.2-8.4): "
+                     + "; ".join(f"{compact(us)} by {' or '.join(hs)}" for hs, us in entering.items()))
     if board.side == "british":
         first = int(ctx.tables["exit_from_turn"])
         when = "now" if board.turn >= first else f"from turn {first}"
@@ -131,14 +135,14 @@ def _movement(ctx: Context, board: Board) -> list[str]:
     return lines or ["none of your units is on the map or may enter now: send orders: []"]
 
 
-def _entering(ctx: Context, board: Board) -> list[str]:
-    """German units off the map whose entry turn has come, grouped by their entry hexes (8.2)."""
+def _entering(ctx: Context, board: Board) -> dict[tuple[str, ...], list[str]]:
+    """German units off the map whose entry turn has come, grouped by their entry hexes (8.2), in hex order."""
     by_hexes: dict[tuple[str, ...], list[str]] = {}
     for uid, unit in sorted(board.own.items()):
         entry = ctx.entry_for(uid)
         if unit["status"] == "container" and entry is not None and entry.turn <= board.turn:
             by_hexes.setdefault(tuple(entry.hexes), []).append(uid)
-    return [f"{compact(units)} by {' or '.join(hexes)}" for hexes, units in sorted(by_hexes.items())]
+    return dict(sorted(by_hexes.items()))
 
 
 def _combat(ctx: Context, board: Board) -> list[str]:
