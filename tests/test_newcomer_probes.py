@@ -364,14 +364,9 @@ def test_a_markers_number_does_not_tell_the_decoy_from_the_unit_moved_in(tmp_pat
 CITED_TEST = re.compile(r"\btests/[A-Za-z0-9_/.-]+\.py(?:::[A-Za-z0-9_]+)?")
 PAGES = sorted({*(REPO / "docs").glob("*.md"), REPO / "README.md", REPO / "bench" / "README.md",
                 REPO / "samples" / "README.md"})
-BST_BENCH = pytest.mark.xfail(strict=True, reason="docs/bst.md line 167 runs tests/bst/bench_activation.py, which "
-                              "commit 813e0870 replaced by `python bench/adjudication.py --scenario "
-                              "bench/scenarios/bst-30.yaml`; the same paragraph says bench/exchanges.py and "
-                              "bench/adjudication.py do not know bst yet, and both do now")
 
 
-@pytest.mark.parametrize("page", [pytest.param(page, marks=BST_BENCH) if page.name == "bst.md" else page
-                                  for page in PAGES], ids=lambda page: str(page.relative_to(REPO)))
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(REPO)))
 def test_every_test_a_page_cites_exists(page: Path) -> None:
     missing = []
     for cited in sorted(set(CITED_TEST.findall(page.read_text(encoding="utf-8")))):
