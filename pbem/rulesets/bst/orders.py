@@ -49,8 +49,8 @@ ORDER_SCHEMA: dict[str, Any] = {
     "properties": {
         "unit": {"type": "string", "description": "one of your units"},
         "act": {"enum": list(ACTS)},
-        "bases": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 4, "uniqueItems": True,
-                  "description": "the bases that take this action (default: all the unit's bases)"},
+        "bases": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 40, "uniqueItems": True,
+                  "description": "the bases that take this action (default: all the unit's bases; a lead names bases of several units)"},
         "target": {"type": "string", "description": "the enemy unit fired at (F4)"},
         "mortar": {"type": "string", "description": "W6: the mortar base a leader calls"},
         "aim": {"oneOf": [{"type": "string", "description": "an enemy base"}, positions.POINT_SCHEMA],
