@@ -20,7 +20,7 @@ from typing import Any, Iterator, Mapping
 
 from . import chance, schemas, signing, yamlio
 from .archive import MAX_ARCHIVED_BYTES, write_signed
-from .errors import PbemError, Problem
+from .errors import PbemError, Problem, SignatureError
 from .game import GAME_ID, Game
 from .schemafiles import load_schema
 
@@ -168,6 +168,9 @@ def check_referee_file(game: Game, data: bytes, signature: str, name: str,
 
 def read_signed_file(path: Path | str) -> tuple[bytes, str]:
     """A file and the signature beside it (FILE.sig), both read with bounds."""
+    if str(path).endswith(SIG_SUFFIX):
+        raise PbemError(Problem("a signature: give the file it signs (its .sig beside it is read too)",
+                                file=str(path), legal=str(path)[:-len(SIG_SUFFIX)]))
     data = yamlio.read_file(path, max_bytes=MAX_ARCHIVED_BYTES)
     sig = Path(str(path) + SIG_SUFFIX)
     try:
@@ -259,7 +262,14 @@ class Ledger:
     # --- writing ----------------------------------------------------------------------------------
     def record(self, data: bytes, signature: str, name: str = "file") -> Recorded:
         """Check and keep one referee-signed file; what it contradicts among the files held."""
-        doc = check_referee_file(self.game, data, signature, name)
+        try:
+            doc = check_referee_file(self.game, data, signature, name)
+        except SignatureError as error:
+            if isinstance(error, signing.SignatureMismatch):
+                raise  # the referee's file, changed since it was signed: the hint below would mislead
+            kept = Problem("a ledger keeps only files this game's referee signed; a player's own files stay "
+                           "with the player", file=name, legal=f"{', '.join(KINDS)} files")
+            raise SignatureError([*error.problems, kept]) from None
         incoming = SignedFile(name, data, signature, doc)
         held = self.held()
         same = next((h for h in held if h.hash == incoming.hash), None)
