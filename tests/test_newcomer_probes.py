@@ -402,3 +402,12 @@ def test_a_file_the_ledger_does_not_keep_is_named_once(mons: DemoGame, tmp_path:
     assert result.rc == 1
     [line] = [line for line in result.err.splitlines() if line.startswith("not kept")]
     assert line.count(str(orders)) == 1, line
+    assert "a ledger keeps only files this game's referee signed" in result.err and "legal: game, view" in result.err
+
+
+def test_a_signature_given_to_the_ledger_is_answered_with_the_file_it_signs(mons: DemoGame, tmp_path: Path) -> None:
+    signature = mons.root / "turns" / "0001" / "german.yaml.sig"
+    result = run("ledger", "add", signature, "--game", mons.root / "game.yaml", "--ledger", tmp_path / "ledger")
+    assert result.rc == 1 and f"legal: {mons.root / 'turns' / '0001' / 'german.yaml'}" in result.err, result.err
+    held = sorted(path.name for path in (tmp_path / "ledger" / "demo-toc").iterdir())
+    assert all(name.startswith("game-") for name in held), held  # only the game.yaml every ledger starts from
