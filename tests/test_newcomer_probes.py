@@ -19,6 +19,7 @@ import re
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -27,6 +28,7 @@ import yaml
 from pbem.core import chance, signing, yamlio
 from pbem.core.adjudicator import adjudicate
 from pbem.core.audit import audit_report
+from pbem.core.cases import situation
 from pbem.core.intake import submit
 from pbem.core.options import lines, request_names
 from pbem.core.players import orders_document, read_view
@@ -411,3 +413,17 @@ def test_a_signature_given_to_the_ledger_is_answered_with_the_file_it_signs(mons
     assert result.rc == 1 and f"legal: {mons.root / 'turns' / '0001' / 'german.yaml'}" in result.err, result.err
     held = sorted(path.name for path in (tmp_path / "ledger" / "demo-toc").iterdir())
     assert all(name.startswith("game-") for name in held), held  # only the game.yaml every ledger starts from
+
+
+@pytest.mark.parametrize("order, section, could", [({"bombard": "3106", "with": ["G-FA99"]}, "10.1", "G-FA18"),
+                                                   ({"melee": "3106", "with": ["G-IR99"]}, "12.1", "G-IR8")])
+def test_an_unknown_unit_in_a_toc_attack_is_answered_with_the_units_that_could(order: dict[str, Any], section: str,
+                                                                              could: str) -> None:
+    """The German artillery G-FA18 two hexes from the British B-RF, the infantry G-IR8 next to it (toc 10.1, 12.1)."""
+    rules, state = situation({"scenario": "samples/toc/scenario.yaml",
+                              "state": {"phase": "german-combat", "turn": 3,
+                                        "units": {"G-FA18": {"hex": "3104"}, "G-IR8": {"hex": "3105"},
+                                                  "B-RF": {"hex": "3106"}}}}, REPO)
+    [problem] = rules.validate(rules.view(state, "german"), "german", [order])
+    assert problem.section == section and "is not a german unit on the map" in problem.message
+    assert problem.legal == could, problem
