@@ -203,6 +203,7 @@ class Archive:
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
+        self._resolved_root: Path | None = None  # resolved on the first read, once per command
 
     # --- paths ----------------------------------------------------------------------------------
     def path(self, rel: str) -> Path:
@@ -223,7 +224,9 @@ class Archive:
     def read(self, rel: str, max_bytes: int = MAX_ARCHIVED_BYTES) -> bytes:
         """A file of the archive: a regular file inside the game dir, of bounded size."""
         path = self.path(rel)
-        root = self.root.resolve()
+        if self._resolved_root is None:
+            self._resolved_root = self.root.resolve()
+        root = self._resolved_root
         if not path.resolve().is_relative_to(root) or path.is_symlink():
             raise ArchiveError(f"{rel}: not a file of this archive")
         try:

@@ -826,28 +826,31 @@ def _fast_map(mapping: dict[Any, Any], pad: str, lead: str | None, lines: list[s
     """Entries at column len(pad); the first one after `lead` (a list item's dashes) if given."""
     inner = pad + "  "
     child = depth + 1
+    keys, scalars, append = _KEY_CACHE, _SCALAR_CACHE, lines.append  # the caches looked up here: no call per entry
     for key, value in mapping.items():
-        head = (pad if lead is None else lead) + _key_text(key)
+        key_text = keys.get(key) if type(key) is str else None
+        head = (pad if lead is None else lead) + (_key_text(key) if key_text is None else key_text)
         lead = None
         kind = type(value)
         if kind is str:
-            lines.append(head + ": " + _scalar_text(value))
+            text = scalars.get(value)
+            append(head + ": " + (_scalar_text(value) if text is None else text))
         elif kind is int:
-            lines.append(head + ": " + int.__repr__(value))
+            append(head + ": " + int.__repr__(value))
         elif kind is bool:
-            lines.append(head + (": true" if value else ": false"))
+            append(head + (": true" if value else ": false"))
         elif value is None:
-            lines.append(head + ": null")
+            append(head + ": null")
         elif kind is dict or kind is list or kind is tuple:
             if child >= MAX_DEPTH:
                 raise _Fallback
             if not value:
-                lines.append(head + (": {}" if kind is dict else ": []"))
+                append(head + (": {}" if kind is dict else ": []"))
             elif kind is dict:
-                lines.append(head + ":")
+                append(head + ":")
                 _fast_map(value, inner, None, lines, child)
             else:
-                lines.append(head + ":")
+                append(head + ":")
                 _fast_seq(value, pad, None, lines, child)
         else:
             raise _Fallback
@@ -858,23 +861,25 @@ def _fast_seq(items: list[Any] | tuple[Any, ...], pad: str, lead: str | None, li
     inner = pad + "  "
     child = depth + 1
     dash = pad + "- "
+    scalars, append = _SCALAR_CACHE, lines.append
     for value in items:
         head = dash if lead is None else lead + "- "
         lead = None
         kind = type(value)
         if kind is str:
-            lines.append(head + _scalar_text(value))
+            text = scalars.get(value)
+            append(head + (_scalar_text(value) if text is None else text))
         elif kind is int:
-            lines.append(head + int.__repr__(value))
+            append(head + int.__repr__(value))
         elif kind is bool:
-            lines.append(head + ("true" if value else "false"))
+            append(head + ("true" if value else "false"))
         elif value is None:
-            lines.append(head + "null")
+            append(head + "null")
         elif kind is dict or kind is list or kind is tuple:
             if child >= MAX_DEPTH:
                 raise _Fallback
             if not value:
-                lines.append(head + ("{}" if kind is dict else "[]"))
+                append(head + ("{}" if kind is dict else "[]"))
             elif kind is dict:
                 _fast_map(value, inner, head, lines, child)
             else:

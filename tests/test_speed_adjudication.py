@@ -1,0 +1,125 @@
+"""Issue #17: the adjudication's quicker copies give exactly what the slower ones gave.
+
+`plain_copy` copies exactly plain data in one pass instead of through canonical JSON; fbsm's
+default entry hex judges every hex empty of own units once. Each is compared with the way it
+was done before, on the recorded fbsm game and on hand-made corners.
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+import enum
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.core import chance, yamlio
+from pbem.core.adjudicator import plain_copy
+from pbem.core.errors import PbemError
+from pbem.core.plaincopy import copy_plain
+
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "fbsm" / "game" / "turns"
+
+
+def through_json(value: Any) -> Any:
+    return json.loads(chance.canonical_json(value))
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal with the same key order and the same exact types all the way down."""
+    return json.dumps(a) == json.dumps(b) and repr(a) == repr(b)
+
+
+def recorded_turns() -> list[dict[str, Any]]:
+    folders = sorted(SAMPLE.iterdir())[::9]
+    return [yamlio.load_bytes((f / "turn.yaml").read_bytes(), "turn.yaml").data for f in folders]
+
+
+def shuffled(value: Any) -> Any:
+    """The same data with every map's keys in reverse order."""
+    if type(value) is dict:
+        return {key: shuffled(value[key]) for key in reversed(list(value))}
+    if type(value) is list:
+        return [shuffled(item) for item in value]
+    return value
+
+
+@pytest.mark.parametrize("turn", recorded_turns())
+def test_plain_copy_is_the_json_round_trip_on_recorded_turns(turn: dict[str, Any]) -> None:
+    for value in (turn, turn["state"], turn["events"], shuffled(turn)):
+        copied = plain_copy(value)
+        assert same(copied, through_json(value))
+        assert copied is not value
+        assert same(copy_plain(value), value)
+
+
+class Color(enum.IntEnum):
+    RED = 1
+
+
+class Text(str):
+    pass
+
+
+@pytest.mark.parametrize("value", [
+    {"b": True, "a": [1, None, "x"], "c": {"z": 0, "y": -5}},
+    {"n": 10**40, "s": "Bodø ünïcode", "é": "key not ascii"},
+    {"a": Color.RED, "b": collections.OrderedDict(y=1, x=2), "c": Text("t")},  # subclasses: accepted, made plain
+    [], {}, "", 0, None, False,
+])
+def test_plain_copy_matches_json_for_plain_and_subclassed_data(value: Any) -> None:
+    assert same(plain_copy(value), through_json(value))
+
+
+@pytest.mark.parametrize("value, message", [
+    ({"a": {"b": [1, 2.5]}}, "state.a.b[1]: floats are not allowed"),
+    ({"a": (1, 2)}, "state.a: tuple is not plain data"),
+    ({"a": {1: "x"}}, "state.a: key 1 is not a string"),
+    ({"a": {"x", "y"}}, "state.a: set is not plain data"),
+])
+def test_plain_copy_refuses_what_it_refused(value: Any, message: str) -> None:
+    before = copy.deepcopy(value)
+    with pytest.raises(PbemError, match=message.replace("[", r"\[").replace("]", r"\]").replace(".", r"\.")):
+        plain_copy(value)
+    assert value == before
+
+
+def test_a_lone_surrogate_fails_as_in_canonical_json() -> None:
+    for value in ({"a": "x\ud800"}, {"\udfff": 1}):
+        with pytest.raises(UnicodeEncodeError):
+            chance.canonical_json(value)
+        with pytest.raises(UnicodeEncodeError):
+            plain_copy(value)
+
+
+def test_default_entry_hex_matches_judging_every_hex() -> None:
+    from pbem.rulesets.fbsm import reinforcements
+    from pbem.rulesets.fbsm.board import Board, fits
+    from pbem.rulesets.fbsm.ruleset import Fbsm
+    from pbem.core.ruleset import bind
+
+    def every_hex(cfg: Any, board: Board, kind: str, uid: str) -> str | None:
+        best = None
+        for rank, hex_id in enumerate(reinforcements.open_entries(cfg, board, kind)):
+            if fits(cfg, board, uid, hex_id):
+                key = (board.ff(hex_id), rank)
+                if best is None or key < best[0]:
+                    best = (key, hex_id)
+        return best[1] if best else None
+
+    checked = 0
+    for turn in recorded_turns():
+        state = turn["state"]
+        rules = bind(Fbsm(), state.get("setup"))
+        cfg = rules.context
+        board = Board.from_state(cfg, state, "german")
+        waiting = [uid for uid, unit in state["units"].items()
+                   if cfg.counters[uid].side == "german" and unit["status"] != "active"]
+        for kind in reinforcements.KIND_SECTION:
+            for uid in waiting:
+                assert reinforcements.default_hex(cfg, board, kind, uid) == every_hex(cfg, board, kind, uid)
+                checked += 1
+    assert checked > 50
