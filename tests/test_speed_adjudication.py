@@ -123,3 +123,24 @@ def test_default_entry_hex_matches_judging_every_hex() -> None:
                 assert reinforcements.default_hex(cfg, board, kind, uid) == every_hex(cfg, board, kind, uid)
                 checked += 1
     assert checked > 50
+
+
+def test_sweep_removes_what_os_walk_found_and_nothing_else(tmp_path: Path) -> None:
+    from pbem.core.archive import TMP_PREFIX, Archive
+
+    root = tmp_path / "game"
+    outside = tmp_path / "outside"
+    (outside / f"{TMP_PREFIX}kept").mkdir(parents=True)
+    keep = [root / "game.yaml", root / "orders" / "0003" / "us-0001.yaml", root / "turns" / "0002" / f"{TMP_PREFIX}x",
+            root / "decisions" / "0004" / "request-1.yaml"]
+    gone = [root / f"{TMP_PREFIX}a", root / "orders" / "0003" / f"{TMP_PREFIX}b", root / "turns" / f"{TMP_PREFIX}c" / "turn.yaml",
+            root / "decisions" / "0004" / f"{TMP_PREFIX}d" / "deep" / "e"]
+    for path in keep + gone:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+    (root / "linked").symlink_to(outside, target_is_directory=True)  # not entered
+    Archive(root).sweep_temporaries()
+    assert all(path.exists() for path in keep)  # a committed turn folder is not looked into
+    assert not any(path.exists() for path in gone)
+    assert not (root / "turns" / f"{TMP_PREFIX}c").exists() and not (root / "decisions" / "0004" / f"{TMP_PREFIX}d").exists()
+    assert (outside / f"{TMP_PREFIX}kept").is_dir()

@@ -198,6 +198,13 @@ class StoredFile:
     signature: str
 
 
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False
+
+
 class Archive:
     """Read and append the files of one game directory."""
 
@@ -368,18 +375,30 @@ class Archive:
         A committed turn folder is not looked into: it came into being whole, by one rename of a
         staging folder (`commit_folder`), and nothing writes into it afterwards.
         """
+        # `os.walk`'s rules (a link to a folder counts as a folder but is not entered; a folder
+        # that cannot be listed is passed over) with one `scandir` per folder and no name lists
         turns = os.path.join(self.root, "turns")
-        for folder, dirs, files in os.walk(self.root):
-            if folder == turns:
-                dirs[:] = [name for name in dirs if not _COMMITTED_TURN.fullmatch(name)]
-            for name in files:
-                if name.startswith(TMP_PREFIX):
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(os.path.join(folder, name))
-            for name in list(dirs):
-                if name.startswith(TMP_PREFIX):
-                    shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
-                    dirs.remove(name)
+        folders = [os.fspath(self.root)]
+        while folders:
+            folder = folders.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if entry.name.startswith(TMP_PREFIX):
+                    if is_dir:
+                        shutil.rmtree(entry.path, ignore_errors=True)
+                    else:
+                        with contextlib.suppress(FileNotFoundError):
+                            os.unlink(entry.path)
+                elif is_dir and not _is_link(entry):
+                    if folder != turns or not _COMMITTED_TURN.fullmatch(entry.name):
+                        folders.append(entry.path)
 
     @contextlib.contextmanager
     def locked(self, wait_seconds: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
