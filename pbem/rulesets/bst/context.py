@@ -164,6 +164,10 @@ def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
             if "buttoned" in entry and "vehicle" not in entry:
                 problems.append(Problem(f"base {bid} is buttoned but is no vehicle", path=(*where, "buttoned"),
                                         section="V1", legal="buttoned: on a base with a vehicle"))
+            if "vehicle" in entry and "weapon" in entry:
+                problems.append(Problem(f"base {bid} names both a vehicle and a weapon", path=(*where, "weapon"),
+                                        section="V1", legal="vehicle: for a tank (its guns come with it), or weapon:"))
+                continue
             if "vehicle" in entry:
                 if entry["vehicle"] not in context.tables.vehicles():
                     problems.append(Problem(f"base {bid}: unknown vehicle type {entry['vehicle']!r}",

@@ -201,7 +201,9 @@ def refusal(table: TableMap, tables: Tables, firer: Stand, target: Stand, stands
         return Refusal("F2", f"{target.id} is outside {firer.id}'s arc of fire", "a target in its front arc, or pivot first")
     blocking = in_the_way(firer, target, stands)
     if blocking:
-        return Refusal("F2", f"{firer.id} would fire through {blocking[0]}", f"fire at {blocking[0]}")
+        in_way = next(s for s in stands if s.id == blocking[0])
+        legal = f"fire at {in_way.id}" if in_way.side != firer.side else "a target whose line of fire passes through no base"
+        return Refusal("F2", f"{firer.id} would fire through {in_way.id}", legal)
     danger = friendlies_in_danger(tables, firer, target, stands)
     if danger:
         return Refusal("F9", f"friendly {danger[0]} is within a base width of {firer.id}'s line of fire",

@@ -147,9 +147,9 @@ def call_problems(context: Context, state: Mapping[str, Any], side: str, unit: s
     mine = bases_of(state, unit)
     if not context.units[unit].leads or not mine:
         return refuse(f"{unit} is not a leader on the table", "a platoon leader calls its mortar")
-    if gun is None or gun["weapon"] != "mortar" or gun["unit"] not in context.company(unit):
-        able = [b for b, e in sorted(state["bases"].items()) if e["weapon"] == "mortar"
-                and e["unit"] in context.company(unit)]
+    led = context.units[unit].leads  # W6: the platoon leader's own mortar, not one a level down
+    if gun is None or gun["weapon"] != "mortar" or gun["unit"] not in led:
+        able = [b for b, e in sorted(state["bases"].items()) if e["weapon"] == "mortar" and e["unit"] in led]
         return refuse(f"{gun_id} is not a mortar of {unit}'s platoon", ", ".join(able) or "none", "mortar")
     if "aim" not in order or "rounds" not in order:
         return refuse("a call names the aim and the rounds", "aim: a base or [x, y], rounds: [he|smoke|flare, ...]")
@@ -168,8 +168,13 @@ def call_problems(context: Context, state: Mapping[str, Any], side: str, unit: s
     assert point is not None
     far2 = plane.dist2(context.stand(gun_id, gun).centre, point)
     low, high = context.tables.number("mortar_min_range"), context.tables.number("mortar_max_range")
+    if set(order["rounds"]) == {"flare"}:
+        low = 0  # W6 prints the minimum for smoke and H.E. only (docs/bst.md, readings)
     if not low * low <= far2 <= high * high:
         return refuse(f"the aim is not {low} to {high} mm from {gun_id}", f"a point {low} to {high} mm from it", "aim")
+    if not (0 <= point[0] <= context.table.width and 0 <= point[1] <= context.table.depth):
+        return refuse(f"the aim {list(point)} is off the table", f"a point from [0, 0] to "
+                      f"[{context.table.width}, {context.table.depth}]", "aim")
     return []
 
 
@@ -185,6 +190,8 @@ def mortar_duty(context: Context, state: Mapping[str, Any], order: Mapping[str, 
         if (act in FIRES and order.get("arms") != "rifles") or act == "sustain":
             found.append(Problem(f"{bid} is a mortar: it fires by its leader's call", order=index, path=("bases",),
                                  section="W6", legal="act: call-mortar by its platoon leader"))
+        elif base["status"] == "suppressed":
+            continue  # W6: a suppressed mortar may not fire, so it is not bound to
         elif bid in state.get("mortars", {}) and act != "set-up" and not (act == "hunker" and base["markers"] >= 4):
             found.append(Problem(f"{bid} has fire orders and must fire", order=index, path=("bases",),
                                  section="W6", legal="leave it out (it fires), or hunker with 4 or more markers"))
@@ -231,7 +238,7 @@ def melee_contacts(context: Context, state: Mapping[str, Any]) -> set[str]:
 def check_activation(context: Context, state: Mapping[str, Any], side: str, unit: str,
                      items: Sequence[tuple[int, Mapping[str, Any]]], second: bool) -> list[Problem]:
     """Every problem of the orders for one card of `unit` (its second card when `second`)."""
-    acts = [order["act"] for _, order in items]
+    acts = [order["act"] for _, order in items if order["unit"] == unit]
     if "lead" in acts:
         if len(items) > 1:
             return [Problem(f"{unit} leads: that is its whole activation", order=items[1][0], section="L1",
@@ -366,6 +373,10 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
             continue
         crews = [bid for bid in ids if state["bases"][bid]["weapon"] in context.tables.values["crewed_weapons"]]
         problems += crew_problems(state, order, index, act, crews, lead)
+        if act in MOVES and not lead and hmg_unit(state, unit):
+            problems += [Problem(f"{bid} is of HMG unit {unit}: it moves only when its platoon leader leads it",
+                                 order=index, path=("bases",), section="W2", legal="a lead order of its platoon leader")
+                         for bid in ids if bid not in crews]
         busy = [bid for bid in ids if bid in fighting]
         if busy:
             problems.append(Problem(f"{', '.join(busy)} in close combat can only fight it out", order=index,
@@ -571,6 +582,10 @@ def check_fire(context: Context, state: Mapping[str, Any], side: str, order: Map
     return found
 
 
+def article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def queue_key(order: Mapping[str, Any], drawn: str, active: str) -> str:
     """Which card an order answers: the drawn card's unit (`active`) for its activation, else
     "UNIT" (its next card, whichever) or "UNIT CARD" (that card)."""
@@ -613,7 +628,7 @@ def validate(context: Context, view: Mapping[str, Any], side: str, orders: Seque
     for index, order in enumerate(orders):
         unit = order["unit"]
         if unit not in own:
-            problems.append(Problem(f"{unit} is not a {side} unit with bases on the table", order=index,
+            problems.append(Problem(f"{unit} is not {article(side)} {side} unit with bases on the table", order=index,
                                     path=("unit",), section="A1", legal=", ".join(own)))
             continue
         meta = context.units[unit]
