@@ -433,7 +433,7 @@ def test_a_bad_block_does_not_sink_a_good_one(table: Table) -> None:
 # --- re-answering a decision the referee already acted on ------------------------------------------------
 
 
-class TwoAsks(ruleset.Ruleset):
+class TwoAsks(ruleset.Ruleset[Any]):
     """Two decisions in one adjudication, the second depending on the first answer.
 
     Blue retreats left or right (X1); red is then asked whether to pursue in that direction (X2).

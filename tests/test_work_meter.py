@@ -28,7 +28,8 @@ from typing import Any, Iterator
 import pytest
 import yaml
 
-from pbem.core import orders, ruleset, schemas, signing, yamlio
+from pbem.core import orders, ruleset, schemafiles, schemas, signing, yamlio
+from pbem.core.errors import SignatureError
 
 MOST_NODES = yamlio.MAX_NODES + 1
 """The most nodes one parse may yield: the builder stops at the first one over `yamlio.MAX_NODES`
@@ -120,7 +121,7 @@ def metered(*, memory: bool = False) -> Iterator[Meter]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(yaml, "parse", parse)
-        patch.setattr(orders, "orders_schema", _counted(meter, "item_schemas", orders.orders_schema))
+        patch.setattr(orders, "orders_schema", _counted(meter, "item_schemas", schemafiles.orders_schema))
         patch.setattr(ruleset.Rules, "validate", validate)
         patch.setattr(schemas, "_explain", explain)
         patch.setattr(schemas, "_leaves", leaves)
@@ -174,7 +175,7 @@ def test_the_meter_counts_schema_problems_and_armored_lines_and_signatures() -> 
     with metered(memory=True) as meter:
         assert len(schemas.problems(doc, schema)) == 3
         [block] = signing.read_armored(carrier)
-        with pytest.raises(signing.SignatureError):
+        with pytest.raises(SignatureError):
             signing.verify(block.text, "not a signature", "pbem-orders@some-game", {})
     assert meter.schema_errors == meter.problems_explained == 3
     assert meter.armored_lines == 6 and meter.most_blocks == 1

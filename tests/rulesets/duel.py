@@ -30,7 +30,7 @@ def pick(seed: bytes, label: str, n: int) -> int:
     return int.from_bytes(hashlib.sha256(seed + label.encode()).digest()[:8], "big") % n
 
 
-class Duel(Ruleset):
+class Duel(Ruleset[Any]):
     id = "duel"
     version = "1"
     title = "Duel (core test fixture)"
