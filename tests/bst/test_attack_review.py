@@ -143,8 +143,6 @@ def hmg_pair(**bases: Any) -> dict[str, Any]:
     return {"h1a": {"at": [700, 100]}, "h1c": {"at": [670, 100]}, **bases}
 
 
-@pytest.mark.xfail(strict=True, reason="W5 (p. 32): an extra base takes part in close combat as normal, "
-                                        "but bst gives it 0 close combat markers (close_combat_markers.extra)")
 def test_w5_an_extra_base_fights_in_close_combat() -> None:
     _, out, _ = played({"scenario": "board/platoon.yaml",
                         "state": {"card": "AC", "awaiting": "axis",
@@ -155,8 +153,6 @@ def test_w5_an_extra_base_fights_in_close_combat() -> None:
     assert placed["h1c"]["b1"] >= 2  # Table 4: a crew places 2, a rifle base 3
 
 
-@pytest.mark.xfail(strict=True, reason="W5 (p. 32): an extra base may give opportunity fire at enemies closing "
-                                        "into close combat, but it is left out of the C2 fire reaction")
 def test_w5_an_extra_base_fires_at_enemies_closing_in() -> None:
     _, out, _ = played({"scenario": "board/platoon.yaml",
                         "state": {"card": "AC", "awaiting": "axis",
@@ -178,8 +174,6 @@ def the_hmg_hunkers(marked: dict[str, Any], dice: Any) -> Resolution:
     return out
 
 
-@pytest.mark.xfail(strict=True, reason="W5 (p. 32): a Kill marker on the HMG goes to its extra base; "
-                                        "bst leaves it on the HMG")
 def test_w5_a_kill_on_the_hmg_passes_to_the_extra_base() -> None:
     out = the_hmg_hunkers({"h1a": {"at": [700, 100], "markers": 1}},
                           CaseDice([6, 6] + [0] * 20))  # a 6 hits at 6; the rethrown 6 is a kill
@@ -187,8 +181,6 @@ def test_w5_a_kill_on_the_hmg_passes_to_the_extra_base() -> None:
     assert (out.state["bases"]["h1a"]["kills"], out.state["bases"]["h1c"]["kills"]) == (0, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="W5 (p. 32): the extra base resolves at the HMG's to-hit number; "
-                                        "with the HMG hunkered (6) it resolves at 5")
 def test_w5_the_extra_base_resolves_at_the_hmg_s_to_hit() -> None:
     out = the_hmg_hunkers({"h1c": {"at": [670, 100], "markers": 1}}, Dice(b"\x07" * 32))
     extra = next(e for e in events_of(out, "resolved") if e["base"] == "h1c")

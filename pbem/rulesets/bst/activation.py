@@ -21,6 +21,7 @@ from pbem.geometry import plane
 from . import fire, hits, melee, split
 from . import flamer as flamer_rules
 from .cover import cover_from
+from .extras import partners
 from .stands import Stand
 from .context import Context
 from .deck import take_out
@@ -70,6 +71,10 @@ def resolve_markers(context: Context, state: State, bid: str, to_hit: int, dice:
     if entry["weapon"] == "flamer" and outcome.kills >= context.tables.number("flamer_kills"):
         outcome = dataclasses.replace(outcome, removed=True)
     crew_hit = bool(entry.get("vehicle")) and outcome.kills > entry["kills"]
+    mate = extra_of(context, state, bid) if outcome.kills > entry["kills"] else None
+    if mate is not None:  # W5: the HMG's Kill goes to its extra base; its pin or suppress stays
+        passed = outcome.kills - entry["kills"]
+        outcome = dataclasses.replace(outcome, kills=entry["kills"], removed=False)
     if entry.get("vehicle"):  # V1: small arms reach only the crew's heads: no Kill, the hatches close
         outcome = dataclasses.replace(outcome, kills=entry["kills"], removed=False)
     entry.update(markers=0, status=outcome.status, kills=outcome.kills)
@@ -82,7 +87,34 @@ def resolve_markers(context: Context, state: State, bid: str, to_hit: int, dice:
     events.append(event)
     if outcome.removed:
         remove(context, state, bid, events, "R1")
+    if mate is not None:
+        give_kills(context, state, bid, mate, passed, events)
     return outcome
+
+
+def give_kills(context: Context, state: State, hmg: str, mate: str, kills: int, events: list[Event]) -> None:
+    """W5: the extra base takes the Kills its HMG suffered; a second one removes it (R1)."""
+    state["bases"][mate]["kills"] += kills
+    events.append({"type": "kill-passed", "section": "W5", "base": hmg, "to": mate})
+    if state["bases"][mate]["kills"] >= context.tables.number("kills_to_remove"):
+        remove(context, state, mate, events, "R1")
+
+
+def extra_of(context: Context, state: State, bid: str) -> str | None:
+    """W5: the extra base paired with HMG `bid`, if it has one."""
+    if state["bases"][bid]["weapon"] != "hmg":
+        return None
+    mate = partners(context.stands(state), context.tables.number("contact")).get(bid)
+    return mate.id if mate is not None else None
+
+
+def to_hit_act(context: Context, state: State, ids: Sequence[str], action: Mapping[str, str]) -> dict[str, str]:
+    """R1 per base; W5: an extra base resolves at its HMG's number, whatever it does itself."""
+    acts = {bid: action.get(bid, "none") for bid in ids}
+    for bid, mate in partners(context.stands(state), context.tables.number("contact")).items():
+        if bid in acts and mate.id in acts and mate.weapon == "hmg":
+            acts[bid] = acts[mate.id]
+    return acts
 
 
 def activate(context: Context, state: State, unit: str, orders: Sequence[Mapping[str, Any]], dice: Dice,
@@ -132,6 +164,7 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
     fighting = [bid for bid in ids if bid in touching]  # C3: close combat is their action, and the last
     retire = any(order["act"] == "retire" for order in orders)
     able: dict[str, bool] = {}
+    to_hit_by = to_hit_act(context, state, ids, action)
     for bid in ids:
         state["bases"][bid]["sustained"] = False  # W4: sustained fire ends when the HMG next activates
         if bid in fighting:
@@ -150,7 +183,8 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
                 remove(context, state, bid, events, "R1")
             continue
         section = {"move": "M1", "move-fire": "M1", "hunker": "H1"}.get(act, "F1")
-        outcome = resolve_markers(context, state, bid, context.tables.to_hit(TO_HIT[act]), dice, events, section)
+        outcome = resolve_markers(context, state, bid, context.tables.to_hit(TO_HIT[to_hit_by[bid]]), dice, events,
+                                  section)
         able[bid] = bid in state["bases"] and (outcome is None or hits.may_act(act, outcome)) and (
             act not in MOVES or state["bases"][bid]["status"] == "ok") and (
             act not in (*FIRES, "sustain") or state["bases"][bid]["status"] != "suppressed")

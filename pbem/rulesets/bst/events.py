@@ -74,6 +74,8 @@ EVENTS = Catalogue({
     "rejoined": EventType("a split unit's bases are in contact again", ("O3",), {"unit": TEXT}, public=True),
     "hatches": EventType("a tank closes or opens its hatches", ("V1",), {"unit": TEXT, "bases": LIST, "buttoned": FLAG},
                          public=True),
+    "kill-passed": EventType("a Kill on an HMG goes to its extra base instead", ("W5",), {"base": TEXT, "to": TEXT},
+                             public=True),
     "shrugged": EventType("a buttoned tank's fire markers are gone without effect", ("V1",),
                           {"base": TEXT, "markers": NUMBER}, public=True),
     "convoy": EventType("tanks in convoy on a road activate with the drawn one", ("V3",),

@@ -3,8 +3,10 @@
 An extra base (weapon `extra`) belongs to an HMG's unit and touches (is in contact with) its
 HMG at all times. Fire markers treat the two as a pair: the marker after one on the HMG goes
 on the extra base, and the one after a marker on the extra base goes on the HMG; whoever is
-in close combat with the HMG is in close combat with its extra base too. The extra base fires
-no weapon and places no close combat markers (`close_combat_markers.extra`, 0, assumed).
+in close combat with the HMG is in close combat with its extra base too. Nominally a rifle base,
+it fires only at enemies closing into close combat (C2, the rifles' row) and fights in close
+combat as rifles do (`close_combat_markers.extra`); it resolves at its HMG's to-hit number, and
+the Kills its HMG suffers are its own (pins and suppresses stay on the HMG).
 """
 
 from __future__ import annotations

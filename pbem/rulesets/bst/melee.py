@@ -145,7 +145,7 @@ def out_of_smoke(context: Context, state: State, mover: Mover, attackers: Sequen
 def resolve(context: Context, state: State, side: str, ids: Sequence[str], retire: bool, dice: Dice,
             events: list[Event]) -> None:
     """C3, C5-C8: the close combats of bases `ids` of the activating side."""
-    from .activation import remove
+    from .activation import extra_of, give_kills, remove
 
     group = combat_of(context, state, ids)
     if not group:
@@ -159,12 +159,18 @@ def resolve(context: Context, state: State, side: str, ids: Sequence[str], retir
                                                      context.tables.to_hit("close_combat"), bid)
         status, kills, removed = closecombat.stack(context.tables, entry["status"], entry["kills"], results)
         removed = removed or (entry["weapon"] == "flamer" and kills >= context.tables.number("flamer_kills"))
+        mate = extra_of(context, state, bid) if kills > entry["kills"] else None
+        passed = kills - entry["kills"]
+        if mate is not None:  # W5: the Kill goes to the extra base
+            kills, removed = entry["kills"], False
         entry.update(markers=0, status=status, kills=kills)
         events.append({"type": "resolved", "section": "C5", "base": bid, "markers": len(rolls),
                        "to_hit": context.tables.to_hit("close_combat"), "rolls": rolls, "rethrows": rethrows,
                        "results": results, "status": status, "kills": kills})
         if removed:
             remove(context, state, bid, events, "C5")
+        if mate is not None:
+            give_kills(context, state, bid, mate, passed, events)
     alive = [bid for bid in group if bid in state["bases"]]
     if not retire:
         place(context, state, alive, events, "C6")

@@ -23,7 +23,7 @@ kill stops the base there (the others go on: O3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from pbem.core.chance import Dice
@@ -33,6 +33,7 @@ from pbem.geometry import plane
 from . import fire
 from .context import Context
 from .cover import near_cover, partly_in_cover
+from .extras import EXTRA
 from .stands import Stand, within_reach
 
 TRIGGERS = ("open-short", "any", "hold", "ask")
@@ -157,6 +158,8 @@ def fire_at(context: Context, state: State, unit: str, mover: Mover, point: int,
     C2 (fire at bases closing into close combat) the movers do not resolve at once."""
     stands = [s for s in context.stands(state) if s.id not in mover.start]
     firers = [s for s in stands if s.unit == unit and state["bases"][s.id]["status"] != "suppressed"]
+    if section == "C2":  # W5: an extra base, nominally rifles, fires only at enemies closing into close combat
+        firers = [replace(s, weapon="rifles") if s.weapon == EXTRA else s for s in firers]
     pairs = able_at(context, stands, firers, mover, point, "any")
     if not pairs:
         return

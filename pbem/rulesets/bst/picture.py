@@ -133,6 +133,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "split": lambda e: f"{e['unit']} is split: its bases must close up again",
     "rejoined": lambda e: f"{e['unit']} is together again",
     "hatches": lambda e: f"{e['unit']} {'closes' if e['buttoned'] else 'opens'} its hatches",
+    "kill-passed": lambda e: f"the Kill on {e['base']} passes to its extra base {e['to']}",
     "shrugged": lambda e: f"{e['base']} is buttoned: its {e['markers']} fire markers do nothing",
     "convoy": lambda e: f"{_names(e['units'])} activate in convoy with {e['unit']}",
     "gun-fired": lambda e: (f"{e['tank']} fires its gun at {e['target']} ({e['aspect']} armour {e['armour']}): "
