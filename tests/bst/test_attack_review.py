@@ -206,8 +206,6 @@ def test_w2_the_hmg_itself_moves_only_when_led() -> None:
     assert "W2" in [p.section for p in found]
 
 
-@pytest.mark.xfail(strict=True, reason="W2 (p. 30): the HMG platoon leader replaces the section leader for "
-                                        "command types, but type C is judged from the unit's own rifle base")
 def test_w2_type_c_command_of_an_hmg_unit_is_the_platoon_leader_s() -> None:
     found = refusals(platoon_orders("JD", hmg_pair(p1a={"at": [640, 100]}, h1b={"at": [900, 100]},
                                                    b1={"at": [530, 900]}),
@@ -216,8 +214,6 @@ def test_w2_type_c_command_of_an_hmg_unit_is_the_platoon_leader_s() -> None:
     assert [str(p) for p in found] == []
 
 
-@pytest.mark.xfail(strict=True, reason="W5: an extra base whose HMG is gone can never move again (every move is "
-                                        "refused as losing contact with its HMG, 'move them together')")
 def test_w5_an_extra_base_that_lost_its_hmg_may_still_move() -> None:
     found = refusals(platoon_orders("JD", {"p1a": {"at": [640, 100]}, "h1b": {"at": [700, 100]},
                                            "h1c": {"at": [670, 100]}, "b1": {"at": [530, 900]}},
@@ -226,8 +222,6 @@ def test_w5_an_extra_base_that_lost_its_hmg_may_still_move() -> None:
     assert [str(p) for p in found] == []
 
 
-@pytest.mark.xfail(strict=True, reason="W1, W5 (pp. 30-32): a weapon crew never moves into contact; its extra "
-                                        "base (the crew's fifth and sixth men, no combat base) may, on a lead")
 def test_w5_the_extra_base_does_not_start_a_close_combat() -> None:
     found = refusals(platoon_orders("JD", hmg_pair(p1a={"at": [640, 100]}, h1b={"at": [730, 100]},
                                                    b1={"at": [670, 200], "facing": 180}),

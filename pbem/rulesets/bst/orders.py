@@ -427,13 +427,15 @@ def check_unit(context: Context, state: Mapping[str, Any], side: str, unit: str,
         if act in MOVES:
             movement, found = plan(context, state, order, index, ids)
             problems += found
-            if movement is not None and crews and act == "move":
+            crew_men = crews + extras  # W5: an extra base is part of its HMG's crew
+            if movement is not None and crew_men and act == "move":
                 enemies = [(s.id, s.shape) for s in stands if s.side != side]
                 blocked, _ = plan(context, state, order, index, ids, enemies)
                 if blocked is not None and blocked.stop is not None:
-                    problems.append(Problem(f"{', '.join(crews)} would come into contact with {blocked.stop.key}",
-                                            order=index, section="W1",
-                                            legal="a crewed weapon never moves into contact with an enemy"))
+                    problems.append(Problem(f"{', '.join(crew_men)} would come into contact with {blocked.stop.key}",
+                                            order=index, section="W1" if crews else "W5",
+                                            legal="a crewed weapon (and an HMG's extra base, its crew) never moves "
+                                                  "into contact with an enemy"))
             if movement is not None and together:
                 joint.append((ids, movement))  # M1, M2 judged on both orders' moves at once, below
             elif movement is not None and not lead:
@@ -536,6 +538,16 @@ def lead_move_problems(context: Context, state: Mapping[str, Any], ids: Sequence
     return problems
 
 
+def platoon_base(context: Context, state: Mapping[str, Any], unit: str) -> Stand | None:
+    """W2: the base of an HMG unit's platoon leader, standing in as its leader (its weapon
+    hidden, so that M2 does not count it among the unit's rifles)."""
+    chief = context.platoon_leader(unit) if hmg_unit(state, unit) else None
+    mine = bases_of(state, chief) if chief is not None else []
+    if not mine:
+        return None
+    return dataclasses.replace(context.stand(mine[0], state["bases"][mine[0]]), weapon="leader")
+
+
 def command_problems(context: Context, state: Mapping[str, Any], unit: str, ids: Sequence[str],
                      movement: positions.Movement, index: int) -> list[Problem]:
     """M1, M2 for a planned move."""
@@ -546,12 +558,21 @@ def command_problems(context: Context, state: Mapping[str, Any], unit: str, ids:
             s = before[bid]
             after[bid] = s.at(base)
     meta = context.units[unit]
-    found = move_problems(meta.command, meta.leader, before, after, ids, context.tables.number("contact"),
+    leader = meta.leader
+    chief = platoon_base(context, state, unit)
+    if chief is not None:  # W2: the HMG platoon's leader replaces the section leader for command types
+        leader = chief.id
+        before[leader] = chief
+        after[leader] = chief.at(movement.bases[leader]) if leader in movement.bases else chief
+    found = move_problems(meta.command, leader, before, after, ids, context.tables.number("contact"),
                           lambda a, b: sees(context.table, a.base, b.base))
     problems = [Problem(message, order=index, section=section, legal="a move that keeps the unit's command type")
                 for section, message in found]
     contact = context.tables.number("contact")
-    for extra in (s for s in after.values() if s.weapon == EXTRA):
+    guns = [s.id for s in after.values() if s.weapon == "hmg"]
+    for extra in (s for s in after.values() if s.weapon == EXTRA and guns):  # an extra base with no HMG left is free
+        if not (extra.id in ids or any(g in ids for g in guns)):
+            continue
         if not any(o.weapon == "hmg" and in_contact(extra, o, contact) for o in after.values()):
             problems.append(Problem(f"{extra.id} would lose contact with its HMG", order=index, section="W5",
                                     legal="a move that keeps the extra base touching its HMG (move them together)"))
