@@ -61,3 +61,17 @@ def test_every_event_type_has_its_sentence() -> None:
     from pbem.rulesets.bst.picture import SENTENCES
 
     assert sorted(EVENTS.events) == sorted(SENTENCES)
+
+
+def test_a_tank_is_drawn_with_the_armour_symbol() -> None:
+    """Part III: a vehicle base is an `armour` figure (the table draws its symbol and a legend
+    row); infantry bases are not."""
+    view = view_of("allies")
+    picture = adapter(view).picture(view)
+    bases = view["state"]["bases"]
+    kinds = {f.uid: f.kind for f in picture.figures}
+    tanks = {bid for bid, b in bases.items() if b.get("vehicle")}
+    assert tanks, "the sample has a tank a side"
+    assert {bid for bid, kind in kinds.items() if kind == "armour"} == tanks
+    from pbem.render import map_svg
+    assert 'class="symbol-armour"' in map_svg(view)

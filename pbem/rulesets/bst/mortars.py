@@ -2,9 +2,10 @@
 
 A leader calls its mortar (`act: call-mortar`, a form of firing: the leader resolves its
 markers at 5+ and may not call when suppressed). It must see the aim, a point or an enemy
-base, and stand within 30 cm of the mortar; the aim lies 10 to 100 cm from the mortar. The
-order (the aim and the rounds, H.E. or smoke, in order) replaces any earlier one and is
-public (the bookkeeping the text asks for). A mortar whose unit has not activated fires the
+base, and stand within 30 cm of the mortar; the aim lies on the table, 10 to 100 cm from the mortar (flares alone: no minimum). The
+order (the aim and the rounds, H.E., smoke or flare, in order) replaces any earlier one; it is
+the bookkeeping the text asks for, shown to its own side only (the other side sees that an
+order was given, and each bomb as it lands: fog.py). A mortar whose unit has not activated fires the
 first round at once; then it fires one round each time its unit activates, unless it hunkers
 down (allowed with 4 or more markers) or must set up (W3). Each bomb deviates (W7: one die
 for the direction, one die of cm when the mortar sees the aim, two when it does not); an

@@ -36,7 +36,8 @@ class BstAdapter(Adapter):
             width, depth = self.vehicle_sizes.get(e.get("vehicle") or "", (self.size, self.size))
             note = f"{e['vehicle']}, {hatches(e)}" if e.get("vehicle") else e["weapon"]
             figures.append(Figure(uid=bid, side=owner, centre=(e["at"][0], e["at"][1]), facing=e["facing"],
-                                  width=width, depth=depth, unit=e["unit"], own=owner == side, note=note))
+                                  width=width, depth=depth, unit=e["unit"], own=owner == side, note=note,
+                                  kind="armour" if e.get("vehicle") else "infantry"))
             if e["markers"]:
                 marks.append(TableMark("fire", on=bid, count=e["markers"], side=owner,
                                        detail=f"{e['markers']} fire markers (F4)"))

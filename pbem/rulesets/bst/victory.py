@@ -37,7 +37,9 @@ def outcome(context: Context, state: Mapping[str, Any], final: bool = True) -> d
         return None
     held = holders(context, state)
     score = {side: sum(1 for h in held.values() if h == side) for side in SIDES}
+    held_by = ", ".join(f"{side} {score[side]}" for side in SIDES)
+    reason = f"the last turn is over; objectives held: {held_by}"
     if score[SIDES[0]] == score[SIDES[1]]:
-        return {"winner": None, "section": "P1", "reason": f"the last turn is over; objectives held {score}"}
+        return {"winner": None, "section": "P1", "reason": reason}
     winner = max(SIDES, key=lambda side: score[side])
-    return {"winner": winner, "section": "P1", "reason": f"the last turn is over; objectives held {score}"}
+    return {"winner": winner, "section": "P1", "reason": reason}
