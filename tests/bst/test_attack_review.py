@@ -250,9 +250,6 @@ def test_w10_from_inside_one_screen_the_defender_is_surprised() -> None:
     assert events_of(out, "surprised")
 
 
-@pytest.mark.xfail(strict=True, reason="W10 (p. 34): the centre must not leave the smoke; bst checks only where "
-                                        "the move starts and ends, so a base crossing open ground between two "
-                                        "screens still surprises the defender")
 def test_w10_a_centre_that_left_the_smoke_gives_no_surprise() -> None:
     screens = [{"id": 1, "bases": [[600, 340]], "facing": 90, "jokers": 0},
                {"id": 2, "bases": [[700, 440]], "facing": 90, "jokers": 0}]

@@ -135,11 +135,20 @@ def entered(context: Context, state: State, movers: Sequence[str], before: set[s
 
 def out_of_smoke(context: Context, state: State, mover: Mover, attackers: Sequence[str]) -> bool:
     """W10: the attackers came out of smoke into contact with their centres never leaving it:
-    each centre in smoke where its move began and where it ended."""
+    each centre in smoke all along its track (where it began, every millimetre of the way, and
+    where it ended)."""
     return bool(attackers) and all(
-        bid in mover.start and bid in state["bases"] and in_smoke(context.table, mover.start[bid].centre)
+        bid in mover.start and bid in state["bases"] and stayed_in_smoke(context, mover, bid)
         and in_smoke(context.table, (state["bases"][bid]["at"][0], state["bases"][bid]["at"][1]))
         for bid in attackers)
+
+
+def stayed_in_smoke(context: Context, mover: Mover, bid: str) -> bool:
+    """W10: the centre of mover `bid` in smoke all along its track, sampled each millimetre
+    (the table's unit) up to where it stopped."""
+    whole = plane.path_length(list(mover.path))
+    length = min(whole, mover.stopped.get(bid, whole))
+    return all(in_smoke(context.table, mover.at(bid, d).centre) for d in range(length + 1))
 
 
 def resolve(context: Context, state: State, side: str, ids: Sequence[str], retire: bool, dice: Dice,
