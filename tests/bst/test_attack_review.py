@@ -296,8 +296,6 @@ def two_roads() -> dict[str, Any]:
     return table
 
 
-@pytest.mark.xfail(strict=True, reason="V3 (p. 37): convoy tanks are each within 15 cm of the one in front; "
-                                        "bst accepts two tanks side by side on parallel roads (no single file)")
 def test_v3_tanks_abreast_are_no_convoy() -> None:
     found = refusals({"scenario": "board/tanks.yaml",
                       "state": {"setup": {"table": two_roads()}, "card": "2S", "awaiting": "allies",

@@ -48,7 +48,8 @@ def on_road(table: TableMap, centre: plane.Point) -> bool:
 def convoy_problems(tables: Tables, table: TableMap, tanks: Sequence[Stand]) -> list[tuple[str, str]]:
     """V3: (message, what is legal) for each way these tanks (the drawn one first) fail to be
     a convoy: every one on a road, facing within `convoy_heading` of the first, and in single
-    file, front to back along the first's facing, each within `convoy_gap` (edge to edge) of
+    file, front to back along the first's facing (each wholly behind the one in front, their
+    depths not overlapping along that heading), each within `convoy_gap` (edge to edge) of
     the one in front of it."""
     lead = tanks[0]
     found = []
@@ -65,7 +66,11 @@ def convoy_problems(tables: Tables, table: TableMap, tanks: Sequence[Stand]) -> 
     file = sorted(in_line, key=lambda t: (-(t.centre[0] * ahead[0] + t.centre[1] * ahead[1]), t.id))
     gap = tables.number("convoy_gap")
     for front, back in zip(file, file[1:]):
-        if plane.distance2(front.shape, back.shape) > gap * gap:
+        behind = (front.centre[0] - back.centre[0]) * ahead[0] + (front.centre[1] - back.centre[1]) * ahead[1]
+        if 2 * behind < (front.base.depth + back.base.depth) * plane.SCALE:
+            found.append((f"{back.id} is beside {front.id}, not behind it",
+                          f"tanks in single file: each wholly behind the one in front along {lead.id}'s heading"))
+        elif plane.distance2(front.shape, back.shape) > gap * gap:
             found.append((f"{back.id} is more than {gap} mm behind {front.id}",
                           f"each tank within {gap} mm of the one in front"))
     return found
