@@ -260,9 +260,6 @@ def test_w10_a_centre_that_left_the_smoke_gives_no_surprise() -> None:
 
 # --- O3: a split unit's later moves ------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="O3 (p. 21): a split base too far to close up this move may go straight "
-                                        "toward the other; bst measures 'can close up' with the bare 150 mm move, "
-                                        "ignoring the cover cost (M3), and refuses it")
 def test_o3_a_base_slowed_by_cover_may_still_go_toward_the_other() -> None:
     found = refusals({"scenario": "board/scenario.yaml",
                       "state": {"card": "KD", "awaiting": "allies", "split": {"g2": "rejoin"},

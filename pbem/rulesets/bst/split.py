@@ -30,6 +30,7 @@ from pbem.geometry import plane
 from .command import RIFLES, connected
 from .context import Context
 from .cover import near_cover
+from .movement import penalty
 from .stands import Stand, linked
 
 NEXT = {"new": "cover", "cover": "rejoin", "rejoin": "rejoin"}
@@ -108,7 +109,7 @@ def move_problems(context: Context, state: Mapping[str, Any], unit: str, moving:
             continue
         nearest = min(others, key=lambda s: (plane.distance2(start[bid].shape, s.shape), s.id))
         gap = plane.distance_floor(start[bid].shape, nearest.shape)
-        if gap - contact <= reach:
+        if gap - contact <= reach - penalty(context.table, [start[bid].centre, nearest.centre]):  # M3: cover costs
             found.append((f"{unit} is split (O3): {bid} can get back into contact, so its move must do so",
                           f"a move that ends in contact with {nearest.id}"))
             continue
