@@ -470,8 +470,6 @@ def test_fog_a_dropped_queued_mortar_call_is_never_seen() -> None:
     assert everything_seen(with_queue(queued), "axis") == everything_seen(with_queue([]), "axis")
 
 
-@pytest.mark.xfail(strict=True, reason="A1: an order queued for the drawn card's own unit (queued: true) is "
-                                        "carried out now, not on the unit's next card (orders.queue_key)")
 def test_a1_an_order_queued_for_the_drawn_unit_waits_for_its_next_card() -> None:
     _, out, _ = played({"scenario": "board/scenario.yaml",
                         "state": {"card": "AD", "awaiting": "allies",
@@ -485,8 +483,6 @@ def test_a1_an_order_queued_for_the_drawn_unit_waits_for_its_next_card() -> None
     assert (first["base"], first["to_hit"]) == ("f2", 5)  # f2 takes no action now: it resolves as a firer
 
 
-@pytest.mark.xfail(strict=True, reason="A1: a hold with an order queued for the same unit's next card is refused "
-                                        "('holds, so it may take no other action'), though docs/bst.md offers it")
 def test_a1_hold_now_and_queue_for_the_next_card() -> None:
     found = refusals({"scenario": "board/scenario.yaml",
                       "state": {"card": "AD", "awaiting": "allies",

@@ -42,6 +42,7 @@ LED = ("hunker", "recover", "fire", "move", "move-fire", "fight", "retire", "set
 MOVES = ("move", "move-fire")
 CREW_RIFLES = "crew-rifles"  # W1: Table 2's row for a crew's own rifles
 FIRES = ("fire", "move-fire")
+NEXT = "next"  # A1: the key word of the drawn unit's own queued orders, for its first card after a Joker
 ACT_SECTION = {"call-mortar": "W6", "sustain": "W4", "set-up": "W3", "fight": "C3", "retire": "C7", "lead": "L1", "hold": "A1", "hunker": "H1", "recover": "R2", "fire": "F1", "move": "M1", "move-fire": "F6"}
 
 ORDER_SCHEMA: dict[str, Any] = {
@@ -609,13 +610,16 @@ def article(word: str) -> str:
 
 def queue_key(order: Mapping[str, Any], drawn: str, active: str) -> str:
     """Which card an order answers: the drawn card's unit (`active`) for its activation, else
-    "UNIT" (its next card, whichever) or "UNIT CARD" (that card)."""
+    "UNIT" (its next card, whichever), "UNIT CARD" (that card), or "UNIT next" for the drawn
+    unit's own `queued` order (its next card after a Joker, NEXT)."""
     unit, card = order["unit"], order.get("card")
     if unit == active and not order.get("queued") and card in (None, drawn):
         return active
     if order.get("convoy"):
         return active  # V3: a convoy activates with the drawn tank (check_convoy refuses a queued one)
-    return f"{unit} {card}" if card else unit
+    if card:
+        return f"{unit} {card}"
+    return f"{unit} {NEXT}" if unit == active else unit
 
 
 def check_flame(context: Context, order: Mapping[str, Any], index: int, firers: Sequence[Stand],
@@ -665,5 +669,6 @@ def validate(context: Context, view: Mapping[str, Any], side: str, orders: Seque
     for key, items in sorted(by_unit.items()):
         unit, _, card = key.partition(" ")
         card = view["card"] if key == active else card
-        problems += check_activation(context, view, side, unit, items, bool(card) and context.second(card))
+        second = card not in ("", NEXT) and context.second(card)
+        problems += check_activation(context, view, side, unit, items, second)
     return problems

@@ -18,18 +18,18 @@ from pbem.core.ruleset import Decisions, Event, State
 from .activation import activate
 from .context import SIDES, Context
 from .deck import JOKER, draw_card
-from .orders import bases_of, check_activation, queue_key
+from .orders import NEXT, bases_of, check_activation, queue_key
 from .smoke import joker, with_smoke
 from .victory import outcome
 
 PHASE = "activation"
 
 
-def group(orders: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
-    """Queued orders by "UNIT" or "UNIT CARD" (`orders.queue_key`)."""
+def group(orders: Sequence[Mapping[str, Any]], drawn: str, active: str) -> dict[str, list[Mapping[str, Any]]]:
+    """Queued orders by "UNIT", "UNIT CARD" or "UNIT next" (`orders.queue_key`)."""
     out: dict[str, list[Mapping[str, Any]]] = {}
     for order in orders:
-        out.setdefault(f"{order['unit']} {order['card']}" if order.get("card") else order["unit"], []).append(order)
+        out.setdefault(queue_key(order, drawn, active), []).append(order)
     return out
 
 
@@ -47,11 +47,12 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
         now = [o for o in orders if queue_key(o, drawn, unit) == unit]
         activate(context, state, unit, now or [{"unit": unit, "act": "hold"}], dice, decisions, events,
                  context.second(drawn))
-        queue = group([o for o in orders if queue_key(o, drawn, unit) != unit])
+        queue = group([o for o in orders if queue_key(o, drawn, unit) != unit], drawn, unit)
         state["result"] = outcome(context, state, final=False)
         context = with_smoke(table_only, state)
     state["card"] = None
     state["awaiting"] = None
+    after_joker = False  # A1: the drawn unit's own queued orders wait for its card after a Joker
     while state["result"] is None:
         card = draw_card(state["deck"], dice)
         if card == JOKER:
@@ -59,6 +60,7 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
             state["activated"] = []
             state["led"] = []
             state["turn"] = state["deck"]["turn"]
+            after_joker = True
             joker(table_only, state, events)
             context = with_smoke(table_only, state)
             if state["deck"]["turn"] > context.turns:
@@ -74,7 +76,8 @@ def resolve(context: Context, state: State, orders: Sequence[Mapping[str, Any]],
         if spent or not bases_of(state, unit):
             events.append({"type": "passed", "section": "A1", "card": card, "unit": unit})
             continue
-        queued = (queue.get(f"{unit} {card}") or queue.get(unit)) if side == sender else None
+        queued = (queue.get(f"{unit} {card}") or queue.get(unit)
+                  or (queue.get(f"{unit} {NEXT}") if after_joker and not second else None)) if side == sender else None
         if queued and not check_activation(context, state, side, unit, list(enumerate(queued)), second):
             events.append({"type": "queued", "section": "A1", "card": card, "unit": unit})
             activate(context, state, unit, queued, dice, decisions, events, second)
