@@ -313,8 +313,6 @@ def test_v3_nose_to_tail_on_the_second_road_is_a_convoy() -> None:
 
 # --- V4: the hull gun operates as an HMG ------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="V4 (p. 37): a tank's machine guns operate exactly as HMGs except "
-                                        "setting up, yet sustained fire (W4) is refused to a tank")
 def test_v4_a_tank_may_sustain_its_machine_gun_fire() -> None:
     found = refusals({"scenario": "board/tanks.yaml",
                       "state": {"card": "2S", "awaiting": "allies", "bases": {"m1": {}, "e1": {}}},

@@ -225,8 +225,10 @@ def crew_problems(state: Mapping[str, Any], order: Mapping[str, Any], index: int
         found += [Problem(f"{bid} has nothing to set up", order=index, path=("bases",), section="W3",
                           legal="bases of crewed weapons") for bid in named(state, order) if bid not in crews]
     if act == "sustain":
-        found += [Problem(f"{bid} is not an HMG", order=index, path=("bases",), section="W4", legal="HMG bases")
-                  for bid in named(state, order) if state["bases"][bid]["weapon"] != "hmg"]
+        found += [Problem(f"{bid} is not an HMG", order=index, path=("bases",), section="W4",
+                          legal="HMG bases, or a tank (its machine guns are HMGs, V4)")
+                  for bid in named(state, order)
+                  if state["bases"][bid]["weapon"] != "hmg" and not state["bases"][bid].get("vehicle")]
     return found
 
 
