@@ -145,3 +145,18 @@ def test_a_per_unit_answer_the_schema_refuses_is_a_problem_and_saves_nothing(tmp
             desk.check({"orders": [], "standing": bad})
     with pytest.raises(UsageError, match="whole and by key"):
         desk.check({"orders": [], "standing": {"opfire": "hold", "opfire.us1": "hold"}})
+
+
+def test_the_part_three_and_o3_w1_keys_are_built_from_the_picks(tmp_path: Path) -> None:
+    """V1, V3, O3, W1: `buttoned` (true or false), `convoy`, `split` and `arms` are offered, and
+    orders using them come out of the picks unchanged."""
+    rules, state = at_card("JH", {})
+    desk = desk_at(rules, state, tmp_path)
+    fields = {k["kind"]: {f["name"]: f for f in k["fields"]} for k in desk.describe()["kinds"]}
+    assert fields["move"]["buttoned"]["values"] == [True, False] and fields["hunker"]["convoy"]["type"] == "flag"
+    assert fields["move"]["split"]["values"] == ["go", "stay"] and fields["fire"]["arms"]["values"] == ["rifles"]
+    assert "split" in fields["move-fire"] and "buttoned" not in fields["hold"]
+    move = {"unit": "us1", "act": "move", "toward": [700, 400], "distance": "max", "split": "stay"}
+    assert build(desk, [move]) == [move] and desk.check({"orders": [HOLD[0], move], "next": None})["ok"]
+    tank = {"unit": "us2", "act": "hunker", "buttoned": False, "convoy": True}  # the picks only: the sample has no tank here
+    assert build(desk, [tank]) == [tank]

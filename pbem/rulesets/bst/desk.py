@@ -6,8 +6,9 @@ Everything is read from the side's view and judged by this ruleset's own functio
 target or card is offered only where `ok(order)` (the ruleset's `validate` on the orders so far plus
 this one) finds nothing wrong with the order, or, for the bases, they are the unit's own in the view
 (a lead's: the bases in the leader's command, L1). A platoon leader leads (L1) and calls its mortar
-(W6) on a point clicked on the table or on an enemy base; each click on a round (he, smoke) adds one
-more bomb to the call. The standing answers `opfire` (O1) and `close_combat` (C2) are offered one row
+(W6) on a point clicked on the table or on an enemy base; each click on a round (he, smoke, flare) adds
+one more bomb to the call. A tank's orders take `buttoned` (V1) and `convoy` (V3), a move's `split`
+(O3), a crew's fire `arms: rifles` (W1). The standing answers `opfire` (O1) and `close_combat` (C2) are offered one row
 for each of the side's own units on the table.
 """
 
@@ -45,19 +46,26 @@ POSITIONS = [_field("to", "point", "to this point", optional=True, clicks=True),
              _field("path", "points", "through these points", optional=True),
              _field("toward", "point", "toward this point", optional=True),
              _field("distance", "enum", "as far as allowed", values=["max"], optional=True),
-             _field("face", "point", "then face toward this point", optional=True)]
+             _field("face", "point", "then face toward this point", optional=True),
+             _field("split", "enum", "after a hit, the others go on or stay with it (O3)", values=["go", "stay"],
+                    optional=True)]
+TANK = [_field("buttoned", "enum", "hatches closed (true) or open (false) from now on (V1, a tank)",
+               values=[True, False], optional=True),
+        _field("convoy", "flag", "with the drawn tank, in convoy (V3)", optional=True)]
+ARMS = _field("arms", "enum", "a crew fires its own rifles (W1)", values=["rifles"], optional=True)
 TARGET = _field("target", "unit", "enemy unit fired at (F4)")
 MORTAR = _field("mortar", "unit", "the mortar called (W6)")
 ROUNDS = _field("rounds", "list", "the bombs, in order, one more at each click (W8, W9)", repeat=True)
 LEAD = _kind("lead", "Lead bases of the platoon", "L1", _field("do", "enum", "their one action", values=list(LED)),
              _field("bases", "units", "bases led (in the leader's command)"),
              {**TARGET, "optional": True}, *POSITIONS, bases=False)
-KINDS = [_kind("hold", "Hold", "A1"), _kind("hunker", "Hunker down", "H1"), _kind("recover", "Recover", "R2"),
+KINDS = [_kind("hold", "Hold", "A1"), _kind("hunker", "Hunker down", "H1", *TANK),
+         _kind("recover", "Recover", "R2", *TANK),
          _kind("fire", "Fire", "F1", TARGET, _field("face", "enum", "pivot to (degrees, F2)", values=BEARINGS,
-                                                    optional=True)),
-         _kind("move", "Move", "M1", *POSITIONS), _kind("move-fire", "Fire, then move", "F6", TARGET, *POSITIONS),
+                                                    optional=True), ARMS, *TANK),
+         _kind("move", "Move", "M1", *POSITIONS, *TANK), _kind("move-fire", "Fire, then move", "F6", TARGET, *POSITIONS),
          _kind("fight", "Fight in close combat", "C3"), _kind("retire", "Retire from close combat", "C7"),
-         _kind("set-up", "Set up a weapon", "W3"), _kind("sustain", "Sustained fire", "W4"), LEAD,
+         _kind("set-up", "Set up a weapon", "W3"), _kind("sustain", "Sustained fire", "W4", *TANK), LEAD,
          _kind("call-mortar", "Call the mortar on a point", "W6", MORTAR,
                _field("aim", "point", "aimed at this point", clicks=True), ROUNDS, bases=False),
          _kind("call-mortar", "Call the mortar on an enemy base", "W6", MORTAR,
@@ -94,11 +102,11 @@ def candidates(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any], 
     if field == "card":
         meta = ctx.units[unit]
         return [c for c in (meta.card, meta.card2) if c is not None]
-    if field == "mortar":
-        company = ctx.company(unit)
-        return [b for b, e in sorted(view["bases"].items()) if e["weapon"] == "mortar" and e["unit"] in company]
+    if field == "mortar":  # W6: the mortars of the units the leader leads itself
+        led = ctx.units[unit].leads
+        return [b for b, e in sorted(view["bases"].items()) if e["weapon"] == "mortar" and e["unit"] in led]
     if field == "rounds":
-        return ["he", "smoke"]
+        return ["he", "smoke", "flare"]
     if field == "aim" and kind == "call-mortar-on-base":
         call = {"unit": unit, "act": "call-mortar", "mortar": order.get("mortar", ""), "rounds": ["he"]}
         return [b for b, e in sorted(view["bases"].items()) if ctx.side_of(e["unit"]) != view["side"]
