@@ -585,3 +585,18 @@ def test_w6_a_suppressed_mortar_with_orders_may_recover() -> None:
                                           "m1a": {"at": [560, 100], "status": "suppressed", "markers": 1}}},
                       "orders": {"side": "allies", "orders": [{"unit": "m1", "act": "recover", "bases": ["m1a"]}]}})
     assert [str(p) for p in found] == []
+
+
+def test_w6_a_light_mortar_s_command_is_its_platoon_leader_s() -> None:
+    """W6 (p. 32): a light mortar is type C under its platoon leader's command: led away from its
+    unit's rifle base to end touching the leader, it ends in command."""
+    def led(p1a: list[int]) -> list[str]:
+        return [str(p) for p in refusals({
+            "scenario": "board/mortar.yaml",
+            "state": {"card": "JD", "awaiting": "allies",
+                      "bases": {"p1a": {"at": p1a}, "m1a": {"at": [700, 100]}, "m1b": {"at": [760, 100]},
+                                "b1": {"at": [480, 900]}}},
+            "orders": {"side": "allies", "orders": [{"unit": "p1", "act": "lead", "do": "move", "bases": ["m1a"],
+                                                     "toward": [640, 300], "distance": 40}]}})]
+    assert led([640, 100]) == []
+    assert any("M2" in p for p in led([640, 70]))  # the control: the mortar ends touching neither

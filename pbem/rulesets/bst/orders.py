@@ -542,9 +542,11 @@ def lead_move_problems(context: Context, state: Mapping[str, Any], ids: Sequence
 
 
 def platoon_base(context: Context, state: Mapping[str, Any], unit: str) -> Stand | None:
-    """W2: the base of an HMG unit's platoon leader, standing in as its leader (its weapon
-    hidden, so that M2 does not count it among the unit's rifles)."""
-    chief = context.platoon_leader(unit) if hmg_unit(state, unit) else None
+    """W2, W6: the base of the platoon leader of an HMG unit or a light mortar's unit, standing in
+    as its leader (its weapon hidden, so that M2 does not count it among the unit's rifles)."""
+    crewed = hmg_unit(state, unit) or any(entry["weapon"] == "mortar" for entry in state["bases"].values()
+                                          if entry["unit"] == unit)
+    chief = context.platoon_leader(unit) if crewed else None
     mine = bases_of(state, chief) if chief is not None else []
     if not mine:
         return None
