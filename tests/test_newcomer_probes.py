@@ -9,8 +9,9 @@ Every cheat was caught with a clear message, and the tests below keep it so. As 
 it looked for hidden facts one side's files give away (bob's set-up conceal markers did, until bob
 version 4), and it checked the examples of the pages a newcomer copies from against what pbem does.
 
-A probe of a defect in a file this test does not own is `xfail(strict=True)` with the defect and
-its place in `reason`: it turns red (XPASS) once the defect is fixed, and then the mark goes.
+Each defect the run found was first pinned here as a strict xfail and is fixed now; a probe of a
+new defect found this way is `xfail(strict=True)` with the defect and its place in `reason`, so it
+turns red (XPASS) once the defect is fixed, and then the mark goes.
 """
 
 from __future__ import annotations
@@ -315,13 +316,7 @@ def test_the_first_german_template_shows_how_to_write_an_entry(tmp_path: Path) -
     assert any("{move: [" in line for line in hints), "\n".join(hints)
 
 
-BST_REASON = pytest.mark.xfail(strict=True, reason="pbem/rulesets/bst/victory.py lines 41 and 43 put a Python dict "
-                               "repr in the result's reason, which `pbem report`, the mail and the audit print to "
-                               "players: \"objectives held {'allies': 0, 'axis': 1}\"; say 'objectives held: "
-                               "allies 0, axis 1'")
-
-
-@pytest.mark.parametrize("ruleset_id", ["fbsm", "toc", "bob", pytest.param("bst", marks=BST_REASON), "wtj1916"])
+@pytest.mark.parametrize("ruleset_id", ["fbsm", "toc", "bob", "bst", "wtj1916"])
 def test_the_reason_a_sample_game_ended_is_in_words(ruleset_id: str) -> None:
     game = REPO / "samples" / ruleset_id / "game"
     last = sorted((game / "turns").iterdir())[-1]
