@@ -71,6 +71,29 @@ def test_a_tank_trigger_that_does_not_fire_looks_like_hold() -> None:
     assert mover_sees("any") != quiet
 
 
+def test_an_unfired_main_gun_trigger_looks_like_hold() -> None:
+    """O1, V2 with a main gun: an allied tank drives head on toward an unbuttoned axis tank;
+    the mover's view is the same whether the axis tank holds or waits for a range the move
+    never reaches, and differs when its trigger fires (its gun is in range and arc)."""
+    rules, state = tank_board(("m3", "p1"))
+    state["bases"]["p1"].update(at=[1100, 600], facing=270, buttoned=False)
+    state["bases"]["m3"].update(at=[400, 600], facing=90)
+    state.update(card="4S", awaiting="allies")
+    state["deck"]["left"].remove("4S")
+    move = [{"unit": "t3", "act": "move", "toward": [900, 600], "distance": 200}]
+    assert rules.validate(rules.view(state, "allies"), "allies", move) == []
+
+    def mover_sees(trigger: Any) -> bytes:
+        changed = copy.deepcopy(state)
+        changed[STANDING_KEY] = {"axis": {"opfire": {"x1": trigger}}}
+        return seen_by(rules, changed, "allies", "allies", move)
+
+    quiet = mover_sees("hold")
+    assert mover_sees({"within": 100}) == quiet
+    assert mover_sees("open-short") == quiet  # 440 mm apart at the end: never within short range
+    assert mover_sees("any") != quiet
+
+
 def test_the_hatches_are_public() -> None:
     """V1: both sides see whether a tank is buttoned (the hatches are on the table)."""
     rules, state = tank_board(("m1", "p1"))

@@ -18,7 +18,8 @@ at the moving bases where they stand at that point. The movers hit then (O2): in
 part of the base, and of every base moving with it: when one is in the open all are, O1)
 they finish the move and keep the markers; in the open at short range, or
 at long range more than 5 cm from cover, they resolve at once at 4+, and a pin, suppress or
-kill stops the base there (the others go on: O3).
+kill stops the base there (the others go on: O3). A tank's main gun fires at a moving vehicle
+as in its own activation (V2: front arc, gun range, the same dice), resolved at once.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .context import Context
 from .cover import near_cover, partly_in_cover
 from .extras import EXTRA
 from .stands import Stand, within_reach
+from .vehicles import gun_shot
 
 TRIGGERS = ("open-short", "any", "hold", "ask")
 STANDING_SCHEMA: dict[str, Any] = {
@@ -92,8 +94,9 @@ def able_at(context: Context, stands: Sequence[Stand], firers: Sequence[Stand], 
         target = here[bid]
         for firer in firers:
             if firer.vehicle is not None and target.vehicle is not None:
-                continue  # a main gun fires only in its own activation (docs/bst.md, "Tanks")
-            reach = context.tables.weapon(firer.weapon).range
+                reach = context.tables.vehicle(firer.vehicle).gun_range  # V2: the main gun
+            else:
+                reach = context.tables.weapon(firer.weapon).range
             if trigger == "open-short":
                 reach = min(reach, short)
             elif isinstance(trigger, dict):
@@ -161,6 +164,10 @@ def fire_at(context: Context, state: State, unit: str, mover: Mover, point: int,
     if section == "C2":  # W5: an extra base, nominally rifles, fires only at enemies closing into close combat
         firers = [replace(s, weapon="rifles") if s.weapon == EXTRA else s for s in firers]
     pairs = able_at(context, stands, firers, mover, point, "any")
+    guns = [(f, t) for f, t in pairs if f.vehicle is not None and t.vehicle is not None]
+    if guns:
+        main_guns(context, state, guns, mover, point, dice, events)
+    pairs = [(f, t) for f, t in pairs if f.vehicle is None or t.vehicle is None]
     if not pairs:
         return
     shooting = sorted({f.id for f, _ in pairs})
@@ -179,6 +186,28 @@ def fire_at(context: Context, state: State, unit: str, mover: Mover, point: int,
     for bid in mover.moving(point):
         if section == "O1" and bid in state["bases"] and spread.markers.get(bid):
             moving_hit(context, state, able, mover, bid, point, in_open, dice, events)
+
+
+def main_guns(context: Context, state: State, pairs: Sequence[tuple[Stand, Stand]], mover: Mover, point: int,
+              dice: Dice, events: list[Event]) -> None:
+    """V2 in O1: each tank fires its main gun at the closest moving vehicle it may fire at
+    (front arc, gun range, a buttoned tank's sight), with the dice of its own activation's
+    shot; a mover knocked out stops there and leaves the table."""
+    from .activation import remove
+
+    tanks = {f.id: f for f, _ in pairs}
+    for tid in sorted(tanks):
+        tank = tanks[tid]
+        moving = set(mover.moving(point))
+        targets = [t for f, t in pairs if f.id == tid and t.id in moving and t.id in state["bases"]]
+        if not targets:
+            continue
+        target = fire.first_target([tank], targets)
+        event, knocked = gun_shot(context.tables, dice, tank, target)
+        events.append(event)
+        if knocked:
+            mover.stopped[target.id] = point
+            remove(context, state, target.id, events, "V2")
 
 
 def any_in_open(context: Context, firers: Sequence[Stand], mover: Mover, point: int) -> bool:
