@@ -241,13 +241,22 @@ def run(context: Context, state: State, side: str, ids: Sequence[str], orders: S
 
 
 def call(context: Context, state: State, order: Mapping[str, Any], dice: Dice, events: list[Event]) -> None:
-    """W6: the leader's order replaces the mortar's; an unactivated mortar fires at once."""
+    """W6: the leader's order replaces the mortar's; an unactivated mortar fires at once, and
+    that round is its unit's activation for the turn (docs/bst.md, W6): its bases resolve
+    their markers at 5+ first, as in opportunity fire (O1), and its card is then passed over."""
     gun = order["mortar"]
     state["mortars"][gun] = {"aim": copy.deepcopy(order["aim"]), "rounds": list(order["rounds"])}
     events.append({"type": "mortar-called", "section": "W6", "unit": order["unit"], "mortar": gun,
                    "aim": copy.deepcopy(order["aim"]), "rounds": list(order["rounds"])})
     entry = state["bases"][gun]
-    if entry["unit"] not in state["activated"] and not entry["unloaded"] and entry["status"] != "suppressed":
+    unit = entry["unit"]
+    if unit in state["activated"] or entry["unloaded"] or entry["status"] == "suppressed":
+        return
+    state["activated"] = sorted({*state["activated"], unit})
+    for bid in bases_of(state, unit):
+        if bid in state["bases"]:
+            resolve_markers(context, state, bid, context.tables.to_hit("fire"), dice, events, "W6")
+    if gun in state["bases"] and state["bases"][gun]["status"] != "suppressed":
         fire_round(context, state, gun, dice, events)
 
 

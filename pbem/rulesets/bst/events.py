@@ -16,7 +16,7 @@ EVENTS = Catalogue({
                        {"turn": NUMBER}, public=True),
     "held": EventType("a unit holds: its card is discarded, the unit is not activated", ("A2",),
                       {"unit": TEXT, "side": TEXT}, public=True),
-    "resolved": EventType("one base's fire markers resolved", ("M1", "F1", "H1", "F7", "O1", "O2", "C2", "C5"),
+    "resolved": EventType("one base's fire markers resolved", ("M1", "F1", "H1", "F7", "O1", "O2", "C2", "C5", "W6"),
                           {"base": TEXT, "markers": NUMBER, "to_hit": NUMBER, "rolls": LIST, "rethrows": LIST,
                            "results": LIST, "status": TEXT, "kills": NUMBER}, optional={"buttoned": FLAG},
                           public=True),

@@ -6,7 +6,7 @@ base, and stand within 30 cm of the mortar; the aim lies on the table, 10 to 100
 order (the aim and the rounds, H.E., smoke or flare, in order) replaces any earlier one; it is
 the bookkeeping the text asks for, shown to its own side only (the other side sees that an
 order was given, and each bomb as it lands: fog.py). A mortar whose unit has not activated fires the
-first round at once; then it fires one round each time its unit activates, unless it hunkers
+first round at once, and that is its unit's activation for the turn (docs/bst.md, W6); then it fires one round each time its unit activates, unless it hunkers
 down (allowed with 4 or more markers) or must set up (W3). Each bomb deviates (W7: one die
 for the direction, one die of cm when the mortar sees the aim, two when it does not); an
 H.E. bomb puts 6 markers on every base under its template (a base's size, W8) and 4 on every

@@ -19,7 +19,7 @@ from .state import base_entry, normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "34"
+    version = "35"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 
