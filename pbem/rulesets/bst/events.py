@@ -63,6 +63,7 @@ EVENTS = Catalogue({
                       {"mortar": TEXT, "kind": TEXT, "aim": LIST, "direction": NUMBER, "distance": LIST,
                        "landing": LIST}, optional={"markers": MAPPING}, public=True),
     "smoke": EventType("a smoke screen laid where a bomb landed", ("W9",), {"screen": NUMBER, "at": LIST},
+                       optional={"off_table": FLAG},
                        public=True),
     "smoke-drifts": EventType("the wind spreads or clears a smoke screen at a Joker", ("W9",),
                               {"screen": NUMBER, "step": TEXT, "bases": LIST}, public=True),

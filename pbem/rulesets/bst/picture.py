@@ -127,7 +127,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                 if "aim" in e else f"{e['unit']} gives {e['mortar']} a fire order"),
     "mortar-lapsed": lambda e: f"{e['mortar']}'s fire order lapses",
     "bomb": _bomb,
-    "smoke": lambda e: f"smoke screen {e['screen']} laid at {e['at']}",
+    "smoke": lambda e: f"smoke screen {e['screen']} laid at {e['at']}"
+    + (", wholly off the table: gone" if e.get("off_table") else ""),
     "smoke-drifts": lambda e: f"the wind acts on smoke screen {e['screen']}: {e['step']}",
     "set-up": lambda e: f"{_names(e['bases'])} set up, ready to fire",
     "surprised": lambda e: f"{e['unit']} is taken by surprise out of the smoke: no reaction",

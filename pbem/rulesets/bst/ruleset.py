@@ -19,7 +19,7 @@ from .state import base_entry, normalize
 
 class Bst(Ruleset[Context]):
     id = "bst"
-    version = "35"
+    version = "36"
     title = "Blood, Sweat and Tears"
     sequence_section = "A1"
 

@@ -43,28 +43,57 @@ def in_smoke(table: TableMap, point: plane.Point) -> bool:
     return any(plane.locate(point, feature.shape) >= 0 for feature in table.of_kind("smoke"))
 
 
+def spread_point(context: Context, first: list[int], facing: int) -> list[int]:
+    """W9: where a spread lays the second base, a base width downwind of the first."""
+    d = plane.direction(facing)
+    far = (first[0] + d[0], first[1] + d[1])
+    return list(plane.point_along((first[0], first[1]), far, context.tables.number("base_size")))
+
+
+def may_matter(context: Context, screen: Mapping[str, Any], steps: list[str]) -> bool:
+    """W10 (docs/bst.md, W6): whether a smoke base of the screen, laid or still to be laid by
+    the wind's remaining `steps`, touches the table. Smoke acts only on lines between base
+    centres and on the centres themselves, all on the table, so a screen that never touches
+    the table can never block or hide anything."""
+    size = context.tables.number("base_size")
+    table = plane.polygon([[0, 0], [context.table.width, 0], [context.table.width, context.table.depth],
+                           [0, context.table.depth]])
+    places = [b for b in screen["bases"] if b is not None]
+    first = screen["bases"][0]
+    if first is not None and "spread" in steps[screen["jokers"]:]:
+        places.append(spread_point(context, first, screen["facing"]))
+    return any(plane.overlap(table, plane.Base((at[0], at[1]), screen["facing"], size, size).shape) for at in places)
+
+
 def lay(context: Context, state: State, at: plane.Point, events: list[Event]) -> None:
-    """W9: a new screen of one smoke base at `at`, turned along the wind."""
+    """W9: a new screen of one smoke base at `at`, turned along the wind; one wholly off the
+    table that the wind can never bring onto it is not kept (it lands, and is gone)."""
     screens = state.setdefault("smoke", [])
     number = 1 + max((screen["id"] for screen in screens), default=0)
-    screens.append({"id": number, "bases": [list(at)], "facing": downwind(context), "jokers": 0})
-    events.append({"type": "smoke", "section": "W9", "screen": number, "at": list(at)})
+    screen = {"id": number, "bases": [list(at)], "facing": downwind(context), "jokers": 0}
+    event: Event = {"type": "smoke", "section": "W9", "screen": number, "at": list(at)}
+    if may_matter(context, screen, growth(context)):
+        screens.append(screen)
+    else:
+        event["off_table"] = True
+    events.append(event)
+
+
+def growth(context: Context) -> list[str]:
+    """W9: the steps the wind takes at each Joker, by its strength."""
+    return list(context.tables.values["smoke_growth"][str(context.tables.values["wind"]["strength"])])
 
 
 def joker(context: Context, state: State, events: list[Event]) -> None:
     """W9: the wind acts on every screen at a Joker."""
-    strength = str(context.tables.values["wind"]["strength"])
-    steps = context.tables.values["smoke_growth"][strength]
-    size = context.tables.number("base_size")
+    steps = growth(context)
     kept = []
     for screen in state.get("smoke") or []:
         step = steps[screen["jokers"]] if screen["jokers"] < len(steps) else "stay"
         screen["jokers"] += 1
         first = screen["bases"][0]
         if step == "spread" and first is not None:
-            d = plane.direction(screen["facing"])
-            far = (first[0] + d[0], first[1] + d[1])
-            screen["bases"].append(list(plane.point_along((first[0], first[1]), far, size)))
+            screen["bases"].append(spread_point(context, first, screen["facing"]))
         elif step == "clear-first":
             screen["bases"][0] = None
         elif step in ("clear-second", "clear-both"):
@@ -72,6 +101,6 @@ def joker(context: Context, state: State, events: list[Event]) -> None:
         if step != "stay":
             events.append({"type": "smoke-drifts", "section": "W9", "screen": screen["id"], "step": step,
                            "bases": [b for b in screen["bases"] if b is not None]})
-        if any(b is not None for b in screen["bases"]):
+        if may_matter(context, screen, steps):
             kept.append(screen)
     state["smoke"] = kept
