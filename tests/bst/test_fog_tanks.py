@@ -49,49 +49,45 @@ def test_a_dropped_queued_hatch_change_is_never_seen() -> None:
     assert seen_by(rules, used, "axis", "allies", now) != seen_by(rules, used, "axis", "allies", now + queue)
 
 
+def views_by_trigger(card: str, move: list[dict[str, Any]], placed: dict[str, dict[str, Any]]
+                     ) -> dict[str, bytes]:
+    """The allied mover's view after `move` on card `card` (its bases and p1 `placed`), for
+    each standing trigger of the axis tank x1."""
+    rules, state = tank_board(tuple(placed))
+    for bid, where in placed.items():
+        state["bases"][bid].update(where)
+    state.update(card=card, awaiting="allies")
+    state["deck"]["left"].remove(card)
+    assert rules.validate(rules.view(state, "allies"), "allies", move) == []
+    seen = {}
+    for trigger in ("hold", {"within": 100}, "open-short", "any"):
+        changed = copy.deepcopy(state)
+        changed[STANDING_KEY] = {"axis": {"opfire": {"x1": trigger}}}
+        seen[str(trigger)] = seen_by(rules, changed, "allies", "allies", move)
+    return seen
+
+
 def test_a_tank_trigger_that_does_not_fire_looks_like_hold() -> None:
     """O1 with a tank: allied rifles walk past an unbuttoned axis tank; the mover's view is the
     same whether the tank holds or waits for a range the move never reaches, and differs when
     the trigger fires (so the geometry is in reach)."""
-    rules, state = tank_board(("f1", "p1"))
-    state["bases"]["p1"].update(at=[900, 600], facing=270, buttoned=False)
-    state["bases"]["f1"].update(at=[500, 300], facing=0)
-    state.update(card="AD", awaiting="allies")
-    state["deck"]["left"].remove("AD")
-    move = [{"unit": "g1", "act": "move", "toward": [650, 450], "distance": 150}]
-    assert rules.validate(rules.view(state, "allies"), "allies", move) == []
-
-    def mover_sees(trigger: Any) -> bytes:
-        changed = copy.deepcopy(state)
-        changed[STANDING_KEY] = {"axis": {"opfire": {"x1": trigger}}}
-        return seen_by(rules, changed, "allies", "allies", move)
-
-    quiet = mover_sees("hold")
-    assert mover_sees({"within": 100}) == quiet
-    assert mover_sees("any") != quiet
+    seen = views_by_trigger("AD", [{"unit": "g1", "act": "move", "toward": [650, 450], "distance": 150}],
+                            {"f1": {"at": [500, 300], "facing": 0},
+                             "p1": {"at": [900, 600], "facing": 270, "buttoned": False}})
+    assert seen[str({"within": 100})] == seen["hold"]
+    assert seen["any"] != seen["hold"]
 
 
 def test_an_unfired_main_gun_trigger_looks_like_hold() -> None:
     """O1, V2 with a main gun: an allied tank drives head on toward an unbuttoned axis tank;
     the mover's view is the same whether the axis tank holds or waits for a range the move
     never reaches, and differs when its trigger fires (its gun is in range and arc)."""
-    rules, state = tank_board(("m3", "p1"))
-    state["bases"]["p1"].update(at=[1100, 600], facing=270, buttoned=False)
-    state["bases"]["m3"].update(at=[400, 600], facing=90)
-    state.update(card="4S", awaiting="allies")
-    state["deck"]["left"].remove("4S")
-    move = [{"unit": "t3", "act": "move", "toward": [900, 600], "distance": 200}]
-    assert rules.validate(rules.view(state, "allies"), "allies", move) == []
-
-    def mover_sees(trigger: Any) -> bytes:
-        changed = copy.deepcopy(state)
-        changed[STANDING_KEY] = {"axis": {"opfire": {"x1": trigger}}}
-        return seen_by(rules, changed, "allies", "allies", move)
-
-    quiet = mover_sees("hold")
-    assert mover_sees({"within": 100}) == quiet
-    assert mover_sees("open-short") == quiet  # 440 mm apart at the end: never within short range
-    assert mover_sees("any") != quiet
+    seen = views_by_trigger("4S", [{"unit": "t3", "act": "move", "toward": [900, 600], "distance": 200}],
+                            {"m3": {"at": [400, 600], "facing": 90},
+                             "p1": {"at": [1100, 600], "facing": 270, "buttoned": False}})
+    assert seen[str({"within": 100})] == seen["hold"]
+    assert seen["open-short"] == seen["hold"]  # 440 mm apart at the end: never within short range
+    assert seen["any"] != seen["hold"]
 
 
 def test_the_hatches_are_public() -> None:
