@@ -27,7 +27,7 @@ from pbem.render import svg as svg_module
 from pbem.render.adapters import (Adapter, Circle, Figure, Sector, TableAction, TableMark, TablePicture, View)
 from pbem.render.board import TableBoard
 from pbem.render.cli import cmd_render
-from pbem.render.table import Frame, draw, parse_window
+from pbem.render.table import NOTE_CHARS, Frame, draw, parse_window
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -125,6 +125,20 @@ def test_the_svg_is_well_formed_and_has_every_layer() -> None:
     assert "Red base" in legend and "Blue base" in legend and "wall (high)" in legend and "hedge (low)" in legend
     assert "a note for the tests" in legend and "r9 (Red, destroyed)" in legend
     assert "north-arrow" not in ids  # north is 0: the table's up edge is north
+
+
+def test_a_long_note_is_folded_to_the_legend_width_word_for_word() -> None:
+    cards = "turn 13; cards left " + ", ".join(f"{rank}{suit}" for rank in "2AJKQ" for suit in "CDHS") + ", JOKER"
+    legend = by_id(parse(draw(picture(notes=[cards, "a note for the tests"]))), "legend")
+    lines = [el.text or "" for el in legend.iter(f"{NS}text")]
+    assert max(len(line) for line in lines) <= NOTE_CHARS, max(lines, key=len)
+    start = next(n for n, line in enumerate(lines) if line.startswith("turn 13; cards left"))
+    folded = lines[start:lines.index("a note for the tests")]
+    assert len(folded) > 1 and all(line.startswith("  ") for line in folded[1:])
+    assert " ".join(line.strip() for line in folded) == cards  # nothing dropped, nothing reordered
+    width = float(parse(draw(picture(notes=[cards]))).get("viewBox", "0 0 0 0").replace(",", " ").split()[2])
+    x = min(float(el.get("x", "0")) for el in legend.iter(f"{NS}text") if (el.text or "").startswith("turn 13"))
+    assert x + NOTE_CHARS * 6 <= width  # about 6 units a character at font size 10: inside the picture
 
 
 def test_terrain_by_kind_zones_objectives_and_edges() -> None:

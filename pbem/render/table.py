@@ -21,6 +21,7 @@ every marker and overlay item carries `data-kind`, `data-side` and its points as
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.geometry.plane import Base, Point, Shape
@@ -646,7 +647,7 @@ class _Drawing:
                  "dashed outline: enemy base", "  (as far as it is seen)",
                  "dashed arrow: move", "solid arrow: fire; label: rolls", "  and results",
                  "dotted arrow: deviation", "shaded: template, smoke, arc of fire",
-                 "gold disc: objective", *self.pic.notes]
+                 "gold disc: objective", *legend_lines(self.pic.notes)]
         for note in notes:
             g.add(dwg.text(note, insert=(x0 + 10, y), font_size=10))
             y += 15
@@ -659,6 +660,17 @@ class _Drawing:
                 item.add(dwg.text(f"{uid} ({self.name(side)}, {why})", insert=(x0 + 10, y), font_size=10))
         self.dwg.add(g)
         return y
+
+
+NOTE_CHARS = 40  # what the legend's 250 units hold at font size 10, at about 6 units a character
+
+
+def legend_lines(notes: Sequence[str]) -> list[str]:
+    """The ruleset's notes folded to the legend's width, each continuation indented as the fixed notes are."""
+    lines: list[str] = []
+    for note in notes:
+        lines += textwrap.wrap(note, NOTE_CHARS, subsequent_indent="  ", break_long_words=False) or [""]
+    return lines
 
 
 def draw(pic: TablePicture, heading: Sequence[str] = (), adapter: Adapter | None = None,
