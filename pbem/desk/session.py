@@ -81,7 +81,7 @@ def _orders_list(body: dict[str, Any]) -> tuple[list[Any], list[Any] | None]:
     return list(orders), (list(later) if later is not None else None)
 
 
-def _standing(body: dict[str, Any]) -> dict[str, Any]:
+def _changed_standing_rows(body: dict[str, Any]) -> dict[str, Any]:
     """The standing answers the page changes, by row: `topic` or `topic.key` (a per-unit answer) to a word,
     or to a one-number mapping such as `{within: 200}` (the check judges names and values by the schema)."""
     standing = body.get("standing") or {}
@@ -201,7 +201,7 @@ class OrdersDesk(_SignedFile):
 
     def _standing(self, body: dict[str, Any]) -> dict[str, Any]:
         """The file's `standing:` block for the rows the page changed."""
-        return standing_rows.block(_standing(body), self._held, self.view.ruleset.standing_schema())
+        return standing_rows.block(_changed_standing_rows(body), self._held, self.view.ruleset.standing_schema())
 
     def _full(self, orders: list[Any], later: list[Any] | None) -> list[Any]:
         return orders + ([{"next_phase": later}] if later is not None else [])
