@@ -172,6 +172,11 @@ def test_the_legend_has_no_row_for_what_is_not_drawn() -> None:
     assert {"mark-entry", "mark-exit"} <= found
     zoomed = keys(ET.fromstring(map_svg(view, area="2005-3010")))  # no entry or exit hex in it
     assert "mark-entry" not in zoomed and "mark-exit" not in zoomed and "mark-control" in zoomed
+    assert "symbol-cavalry" in found and "symbol-cavalry" not in zoomed  # the cavalry is outside the zoom
+    empty = ET.fromstring(map_svg(view, area="0101-0303"))
+    units = empty.find(f".//{NS}g[@id='units']")
+    assert units is not None and len(units) == 0
+    assert not {k for k in keys(empty) if k.startswith("symbol-")} | ({"stack", "marched"} & keys(empty))
 
 
 # --- units off the map -------------------------------------------------------------------------

@@ -637,19 +637,21 @@ def _legend(dwg: Any, lay: Layout, pic: Picture, adapter: Adapter, x0: float,
     for side in adapter.sides or sorted({c.side for c in pic.own + pic.enemy}):
         fill, _ = SIDE.get(side, SIDE_FALLBACK)
         rows.row(f"{adapter.side_name(side)} counter", dwg.rect((x0 + 13, rows.y - 11), (16, 14), fill=fill, rx=2))
-    counters = pic.own + pic.enemy
+    own = [c for c in pic.own if lay.inside(Hex.parse(c.hex))]  # a zoomed map explains only what it draws
+    enemy = [c for c in pic.enemy if lay.inside(Hex.parse(c.hex))]
+    counters = own + enemy
     for symbol, words in SYMBOLS:
         if any(symbol_of(c.kind) == symbol for c in counters):
             rows.row(words, *_symbol_sample(dwg, symbol, cx, rows.y - 4), key=f"symbol-{symbol}")
     for line in adapter.value_note.split("\n"):
         rows.text(line.strip())
     rows.y += 4
-    if any(not c.own and c.count > 1 for c in pic.enemy):
+    if any(not c.own and c.count > 1 for c in enemy):
         rows.row("units in an enemy stack (only its top unit is known)",
                  dwg.circle((cx, rows.y - 4), 7, fill="#ffd23f", stroke="#111111"),
                  dwg.text("3", insert=(cx, rows.y - 0.5), font_size=10, font_weight="bold", text_anchor="middle"),
                  key="stack")
-    if any("marched" in c.flags for c in pic.own):
+    if any("marched" in c.flags for c in own):
         rows.row("marched this turn", dwg.rect((cx - 6, rows.y - 10), (11, 11), rx=2, fill="#ffffff", stroke="#111111"),
                  dwg.text("M", insert=(cx - 0.5, rows.y - 1.5), font_size=8, font_weight="bold", text_anchor="middle"),
                  key="marched")
