@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 from . import __version__
 from .core import api
 from .core.api import (PbemError, Problem, SignatureError, UsageError, check_schema, require_game_dir, ruleset,
-                       signing, yamlio)
+                       yamlio)
 
 Handler = Callable[[argparse.Namespace], int]
 LEDGER_HELP = "the player's ledger base folder (default: $PBEM_LEDGER, else ~/.pbem/ledger); docs/ledger.md"
@@ -28,8 +28,8 @@ EXIT_CODES = """exit status (every command):
 See docs/cli.md for every command and option."""
 
 
-def _load_key(path: str) -> signing.SigningKey:
-    return signing.load_signing_key(Path(path))
+def _load_key(path: str) -> api.SigningKey:
+    return api.signing.load_signing_key(Path(path))
 
 
 def _read_public(side: str, value: str) -> str:
@@ -48,7 +48,7 @@ def _read_public(side: str, value: str) -> str:
     if line.startswith("-----BEGIN") and "PRIVATE KEY" in line:
         raise UsageError(f"{given}: a private key, which stays with its player; give its public key, {value}.pub")
     try:
-        signing.parse_public_key(line)
+        api.signing.parse_public_key(line)
     except PbemError as error:
         raise UsageError(f"{given}: {error}") from None
     return line
@@ -58,7 +58,7 @@ def _read_public(side: str, value: str) -> str:
 
 
 def cmd_keygen(args: argparse.Namespace) -> int:
-    private, public = signing.write_keypair(args.name, Path(args.out))
+    private, public = api.signing.write_keypair(args.name, Path(args.out))
     print(f"wrote {private} (keep it secret) and {public}")
     return 0
 
@@ -75,7 +75,7 @@ def _namespace_for(data: bytes, path: str) -> tuple[str, str]:
     kind, doc = _signing_context(data, path)
     party = "orders" if kind in PLAYER_KINDS else "turn"
     try:
-        return signing.namespace(party, str(doc["game"])), kind  # type: ignore[arg-type]
+        return api.signing.namespace(party, str(doc["game"])), kind  # type: ignore[arg-type]
     except ValueError as error:
         raise PbemError(f"{path}: {error}") from None
 
@@ -84,7 +84,7 @@ def cmd_sign(args: argparse.Namespace) -> int:
     path = Path(args.file)
     data = yamlio.read_file(path)
     if args.armor:
-        data = signing.canonical_text(data)
+        data = api.signing.canonical_text(data)
     namespace, kind = _namespace_for(data, str(path))
     key = _load_key(args.key)
     if args.game:
@@ -94,9 +94,9 @@ def cmd_sign(args: argparse.Namespace) -> int:
               file=sys.stderr)
     if kind == "orders":
         _refuse_rewound_orders(args, data, str(path))
-    signature = signing.sign(data, key, namespace)
+    signature = api.signing.sign(data, key, namespace)
     if args.armor:
-        text = signing.armor(data, signature, name=path.name)
+        text = api.signing.armor(data, signature, name=path.name)
         if args.out:
             Path(args.out).write_text(text, encoding="utf-8")
             print(f"wrote {args.out}")
@@ -109,7 +109,7 @@ def cmd_sign(args: argparse.Namespace) -> int:
     return 0
 
 
-def _owner_of(key: signing.SigningKey, game: api.Game) -> str | None:
+def _owner_of(key: api.SigningKey, game: api.Game) -> str | None:
     """Who holds this key in the game: a side's name, "the referee", or None."""
     mine = key.public_line.split()[:2]
     for side, line in game.side_keys.items():
@@ -124,7 +124,7 @@ def _whose(owner: str | None, game: api.Game) -> str:
     return "the referee's" if owner == "the referee" else f"{owner}'s"
 
 
-def _refuse_wrong_signer(kind: str, doc: dict[str, Any], key: signing.SigningKey, game: api.Game, path: str) -> None:
+def _refuse_wrong_signer(kind: str, doc: dict[str, Any], key: api.SigningKey, game: api.Game, path: str) -> None:
     """A player signs only its own side's orders and replies; the referee's kinds only the referee signs."""
     if doc.get("game") != game.id:
         raise UsageError(Problem(f"this file is of game {doc.get('game')!r}, and --game is {game.id!r}", file=path,
@@ -156,9 +156,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     allowed = {signer_name: parties[signer_name]}
     others = {name: key for name, key in parties.items() if name != signer_name}
     sig_path = Path(args.sig) if args.sig else path.with_name(path.name + ".sig")
-    signature = signing.read_signature(sig_path)
+    signature = api.signing.read_signature(sig_path)
     try:
-        signing.verify(data, signature, namespace, allowed, file=str(path), others=others)
+        api.signing.verify(data, signature, namespace, allowed, file=str(path), others=others)
     except SignatureError as error:  # the check found a problem: exit status 1, as `check` and `audit`
         print(f"pbem verify: {error}", file=sys.stderr)
         return 1
@@ -206,7 +206,7 @@ def _pairs(items: Sequence[str], option: str, form: str) -> dict[str, str]:
     return pairs
 
 
-def _referee_key(args: argparse.Namespace) -> signing.SigningKey:
+def _referee_key(args: argparse.Namespace) -> api.SigningKey:
     require_game_dir(args.game_dir)
     path = args.key or api.noted_referee_key(args.game_dir)
     if not path:
@@ -271,7 +271,7 @@ def _from_referee(path: str, game_file: str | None, kind: str) -> None:
     yamlio.read_file(path)
     sig = Path(path + ".sig")
     if sig.exists() or sig.is_symlink():
-        signing.read_signature(sig)
+        api.signing.read_signature(sig)
     api.check_from_referee(path, api.game_from_file(game_file), kind)
 
 
@@ -376,7 +376,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
     if out == path:
         out = path.with_name("reply-" + path.name)
     out.write_bytes(text)
-    signature = signing.sign(text, key, signing.namespace("orders", request["game"]))
+    signature = api.signing.sign(text, key, api.signing.namespace("orders", request["game"]))
     out.with_name(out.name + ".sig").write_text(signature, encoding="utf-8")
     print(f"wrote {out} and {out}.sig (answer: {api.show_value(reply['answer'])}): submit them to the referee")
     return 0
@@ -475,33 +475,17 @@ def cmd_bot(args: argparse.Namespace) -> int:
 # --- the parser ---------------------------------------------------------------------------------------
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """Every command's parser; given the arguments about to be parsed, only what they can use.
+def _game_dir_arg(p: argparse.ArgumentParser, what: str = "the game directory (the folder holding game.yaml)") -> None:
+    p.add_argument("game_dir", metavar="GAME_DIR", help=what)
 
-    When `argv` names one of this module's commands first, the commands other packages add
-    (mail, desk, render) are left out, and so are their imports: a one-shot command pays
-    neither (their imports pull in most of the core).
-    """
-    parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator: signed orders, committed "
-                                     "dice, fog-of-war views, full audit.", epilog=EXIT_CODES,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def command(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text, epilog=EXIT_CODES,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
-        p.set_defaults(handler=handler)
-        return p
-
-    def game_dir(p: argparse.ArgumentParser, what: str = "the game directory (the folder holding game.yaml)") -> None:
-        p.add_argument("game_dir", metavar="GAME_DIR", help=what)
-
-    p = command("keygen", cmd_keygen, "write an OpenSSH ed25519 key pair (as ssh-keygen -t ed25519 does)")
+def _args_keygen(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="the key's name: NAME (private) and NAME.pub are written")
     p.add_argument("--out", default=".", metavar="DIR", help="the folder to write them in (default: here)")
 
-    p = command("new", cmd_new, "start a game: signed game.yaml, seed-chain anchor, every side's view 0")
+
+
+def _args_new(p: argparse.ArgumentParser) -> None:
     p.add_argument("scenario", help="the scenario file (samples/<game>/scenario.yaml, say)")
     p.add_argument("--id", metavar="ID", help="the new game's id: lower case letters, digits and -, 3 to 64 "
                    "characters; every file of the game names it")
@@ -517,17 +501,23 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--deadline", metavar="DURATION", help="for the mail judge: how long each phase stays open (72h)")
     p.add_argument("--reminder", metavar="DURATION", help="for the mail judge: remind late sides this long before")
 
-    p = command("status", cmd_status, "the seq and phase awaited, who owes orders, what is in")
-    game_dir(p)
+
+
+def _args_status(p: argparse.ArgumentParser) -> None:
+    _game_dir_arg(p)
     p.add_argument("--public", action="store_true", help="only what every player may know (for a mail or a post)")
 
-    p = command("orders", cmd_orders, "an orders template for the next phase, from your latest view")
+
+
+def _args_orders(p: argparse.ArgumentParser) -> None:
     p.add_argument("view", help="your latest view (turns/NNNN/SIDE.yaml as the referee sent it)")
     p.add_argument("--out", metavar="FILE", help="write the template here (default: print it)")
     p.add_argument("--game", help=GAME_CHECK_HELP)
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
-    p = command("sign", cmd_sign, "sign a pbem file (FILE.sig, or the armored form with --armor)")
+
+
+def _args_sign(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="the file to sign (orders or a decision reply; a referee file for the referee)")
     p.add_argument("--key", required=True, help="your private key")
     p.add_argument("--game", help=GAME_HELP + "; refuses a key that is not the one the file's kind and side need")
@@ -537,39 +527,51 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                    "the block to standard output)")
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
-    p = command("verify", cmd_verify, "check a file's signature against a game's keys")
+
+
+def _args_verify(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a signed pbem file (its signature in FILE.sig unless --sig)")
     p.add_argument("--game", required=True, help=GAME_HELP)
     p.add_argument("--sig", metavar="SIG", help="the signature file (default: FILE.sig)")
 
-    p = command("check", cmd_check, "pre-check your orders against your view before sending them")
+
+
+def _args_check(p: argparse.ArgumentParser) -> None:
     p.add_argument("view", help="the view the orders are built on")
     p.add_argument("orders", help="your orders file")
     p.add_argument("--game", help=GAME_CHECK_HELP)
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
-    p = command("submit", cmd_submit, "the referee's intake: a detached pair, an armored file or a mail text")
-    game_dir(p)
+
+
+def _args_submit(p: argparse.ArgumentParser) -> None:
+    _game_dir_arg(p)
     p.add_argument("file", help="the signed file, an armored block, or a mail text holding armored blocks")
     p.add_argument("sig", nargs="?", help="the detached signature (default: FILE.sig when it exists)")
     p.add_argument("--key", help="the referee's private key, which signs the receipts (default: the one given to "
                                  "pbem new)")
 
-    p = command("adjudicate", cmd_adjudicate, "resolve the next adjudication and write the turn and views")
-    game_dir(p)
+
+
+def _args_adjudicate(p: argparse.ArgumentParser) -> None:
+    _game_dir_arg(p)
     p.add_argument("--missing", choices=["none"], help="treat sides that sent nothing as giving no orders")
     p.add_argument("--lapse", action="store_true",
                    help="a decision request still unanswered (its deadline passed) takes its first option, the "
                         "rules' default; recorded in a signed lapse file")
     p.add_argument("--key", help="the referee's private key (default: the one given to `pbem new`)")
 
-    p = command("bot", cmd_bot, "signed, legal orders for a side's awaited phase, from that side's latest view")
-    game_dir(p, "a game directory holding the side's views")
+
+
+def _args_bot(p: argparse.ArgumentParser) -> None:
+    _game_dir_arg(p, "a game directory holding the side's views")
     p.add_argument("--side", required=True, help="the side the bot plays")
     p.add_argument("--key", required=True, help="the side's private key (its randomness comes from it too)")
     p.add_argument("--out", metavar="FILE", help="where to write the orders (default: GAME_DIR/../SIDE-orders-NNNN.yaml)")
 
-    p = command("decide", cmd_decide, "list a decision request's options, or answer it with a signed reply")
+
+
+def _args_decide(p: argparse.ArgumentParser) -> None:
     p.add_argument("request", help="the decision request (decisions/NNNN/request-J.yaml as the referee sent it)")
     p.add_argument("--answer", help="the option's number, its name, or the option itself in YAML (without "
                    "--answer: list the options with their numbers and names)")
@@ -579,16 +581,22 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--game", help=GAME_CHECK_HELP + " and that the key is the side's the request asks")
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
-    p = command("audit", cmd_audit, "re-check and replay a whole game archive")
-    game_dir(p, "the game directory, or an unpacked archive of one")
 
-    p = command("export", cmd_export, "the archive as one .tar.gz anyone may hold (no referee secrets)")
-    game_dir(p)
+
+def _args_audit(p: argparse.ArgumentParser) -> None:
+    _game_dir_arg(p, "the game directory, or an unpacked archive of one")
+
+
+
+def _args_export(p: argparse.ArgumentParser) -> None:
+    _game_dir_arg(p)
     p.add_argument("out", help="the file to write, such as my-game.tar.gz")
     p.add_argument("--unfinished", action="store_true",
                    help="export a game still in play (its master files show everything: for a neutral auditor)")
 
-    p = command("verify-view", cmd_verify_view, "check your own views: signatures, chains, seeds and rolls")
+
+
+def _args_verify_view(p: argparse.ArgumentParser) -> None:
     p.add_argument("views", nargs="+", metavar="VIEW", help="your view files, each with its .sig")
     p.add_argument("--game", required=True, help=GAME_HELP)
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
@@ -597,7 +605,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--archive", metavar="PATH", help="the game's archive (a game directory or a .tar.gz from pbem "
                    "export): must hold every file you hold, reach your last view, and pass the audit")
 
-    p = command("ledger", cmd_ledger, "the player's ledger: every referee-signed file of a game, kept (docs/ledger.md)")
+
+
+def _args_ledger(p: argparse.ArgumentParser) -> None:
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = actions.add_parser("add", help="check and keep referee-signed files (each with its .sig)", epilog=EXIT_CODES,
                              formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -608,17 +618,23 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         q.add_argument("--game", required=True, help=GAME_HELP)
         q.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 
-    p = command("schema", cmd_schema, "print the JSON Schema of a file kind")
+
+
+def _args_schema(p: argparse.ArgumentParser) -> None:
     p.add_argument("kind", nargs="?", help="game, scenario, orders, turn, view, decision-request, decision-reply, "
                    "decision-lapse, receipt or case")
     p.add_argument("--ruleset", metavar="ID", help="with orders or scenario: the schema of this game's files")
     p.add_argument("--export", metavar="DIR", help="write every schema (core and shipped rulesets) into DIR")
 
-    p = command("case", cmd_case, "run adjudicator test case files")
+
+
+def _args_case(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=["run"], help="run: run each case file and say PASS or FAIL")
     p.add_argument("files", nargs="+", metavar="FILE", help="case files (tests/<game>/*.yaml)")
 
-    p = command("demo", cmd_demo, "play a complete game with bots on every side, then audit it")
+
+
+def _args_demo(p: argparse.ArgumentParser) -> None:
     p.add_argument("ruleset_id", nargs="?", metavar="RULESET", help="the game to play (fbsm, toc, ...)")
     p.add_argument("--ruleset", metavar="ID", help="the same as RULESET")
     p.add_argument("--scenario", metavar="FILE", help="the scenario (default: samples/RULESET/scenario.yaml)")
@@ -628,7 +644,52 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seed-file", metavar="F", help="derive the keys and the chain secret from this file's bytes, "
                    "so the same file plays the same game byte for byte (default: fresh ones)")
 
-    if argv and argv[0] in sub.choices:
+
+# Each command of this module: its handler, its one-line help, and what adds its arguments, in the
+# order `pbem --help` lists them.
+_COMMANDS: dict[str, tuple[Handler, str, Callable[[argparse.ArgumentParser], None]]] = {
+    "keygen": (cmd_keygen, "write an OpenSSH ed25519 key pair (as ssh-keygen -t ed25519 does)", _args_keygen),
+    "new": (cmd_new, "start a game: signed game.yaml, seed-chain anchor, every side's view 0", _args_new),
+    "status": (cmd_status, "the seq and phase awaited, who owes orders, what is in", _args_status),
+    "orders": (cmd_orders, "an orders template for the next phase, from your latest view", _args_orders),
+    "sign": (cmd_sign, "sign a pbem file (FILE.sig, or the armored form with --armor)", _args_sign),
+    "verify": (cmd_verify, "check a file's signature against a game's keys", _args_verify),
+    "check": (cmd_check, "pre-check your orders against your view before sending them", _args_check),
+    "submit": (cmd_submit, "the referee's intake: a detached pair, an armored file or a mail text", _args_submit),
+    "adjudicate": (cmd_adjudicate, "resolve the next adjudication and write the turn and views", _args_adjudicate),
+    "bot": (cmd_bot, "signed, legal orders for a side's awaited phase, from that side's latest view", _args_bot),
+    "decide": (cmd_decide, "list a decision request's options, or answer it with a signed reply", _args_decide),
+    "audit": (cmd_audit, "re-check and replay a whole game archive", _args_audit),
+    "export": (cmd_export, "the archive as one .tar.gz anyone may hold (no referee secrets)", _args_export),
+    "verify-view": (cmd_verify_view, "check your own views: signatures, chains, seeds and rolls", _args_verify_view),
+    "ledger": (cmd_ledger, "the player's ledger: every referee-signed file of a game, kept (docs/ledger.md)", _args_ledger),
+    "schema": (cmd_schema, "print the JSON Schema of a file kind", _args_schema),
+    "case": (cmd_case, "run adjudicator test case files", _args_case),
+    "demo": (cmd_demo, "play a complete game with bots on every side, then audit it", _args_demo),
+}
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """Every command's parser; given the arguments about to be parsed, only what they can use.
+
+    When `argv` names one of this module's commands first, only that command's parser is built:
+    the others (and the commands mail, desk and render add, whose imports pull in most of the core)
+    are left out. Building every parser cost a one-shot command a few ms (argparse sizes a help
+    formatter for each argument added).
+    """
+    parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator: signed orders, committed "
+                                     "dice, fog-of-war views, full audit.", epilog=EXIT_CODES,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    wanted = argv[0] if argv and argv[0] in _COMMANDS else None
+    for name, (handler, help_text, add_arguments) in _COMMANDS.items():
+        if wanted is None or name == wanted:
+            p = sub.add_parser(name, help=help_text, description=help_text, epilog=EXIT_CODES,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+            p.set_defaults(handler=handler)
+            add_arguments(p)
+    if wanted is not None:
         return parser  # a command of this module: nothing else is needed to parse it
     from .mail.cli import add_commands as add_mail_commands
     from .desk.cli import add_commands as add_desk_commands

@@ -63,11 +63,12 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import signing, yamlio
+from . import yamlio
 from .clock import Clock, StepClock, parse_duration, system_clock
 from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError, UsageError
 
 if TYPE_CHECKING:  # the same names, imported on first use at run time (see `__getattr__`)
+    from . import signing
     from .adjudicator import AdjudicationReport, DecisionFile, adjudicate, decision_files
     from .archive import SECRET_DIR, Archive, atomic_write, fsync_dir, seq_dir, turn_rel, view_rel
     from .audit import AuditReport, Discrepancy, audit, audit_report
@@ -93,9 +94,11 @@ if TYPE_CHECKING:  # the same names, imported on first use at run time (see `__g
     from .verify_view import PlayerCheck, check_player
     from .views import public_next
 
-# name -> (module of pbem.core, its name there). A one-shot command imports only what it uses:
-# importing every core module up front cost about 75 ms of a `pbem check`.
+# name -> (module of pbem.core, its name there; "" for the module itself). A one-shot command imports
+# only what it uses: importing every core module up front cost about 75 ms of a `pbem check`, and
+# `signing` (with cryptography) about 15 ms of a check that verifies no signature.
 _LAZY: dict[str, tuple[str, str]] = {
+    "signing": ("signing", ""),
     **{name: ("adjudicator", name) for name in ("AdjudicationReport", "DecisionFile", "adjudicate", "decision_files")},
     **{name: ("archive", name) for name in ("SECRET_DIR", "Archive", "atomic_write", "fsync_dir", "seq_dir",
                                             "turn_rel", "view_rel")},
@@ -137,7 +140,8 @@ if not TYPE_CHECKING:  # hidden from mypy, so a misspelt `api.NAME` stays a type
         where = _LAZY.get(name)
         if where is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{__package__}.{where[0]}"), where[1])
+        module = importlib.import_module(f"{__package__}.{where[0]}")
+        value = getattr(module, where[1]) if where[1] else module
         globals()[name] = value
         return value
 

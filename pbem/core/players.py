@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from . import chance, options, signing, yamlio
+from . import chance, options, yamlio
 from .doccache import load_checked
 from .errors import PbemError, Problem
 from .orders import Expectation, orders_problems
@@ -18,6 +18,7 @@ from .quickload import quick_load
 from .ruleset import Ruleset, Rules, available, get as get_ruleset, rules_for
 
 if TYPE_CHECKING:
+    from . import signing
     from .ledger import Ledger
 
 
@@ -83,6 +84,8 @@ def orders_document(view: ViewFile, orders: list[Any], standing: Mapping[str, An
 
 def orders_template(view: ViewFile) -> str:
     """The next orders file with its envelope filled in and the legal order kinds as comments."""
+    from . import signing  # here: a pre-check never needs signing (nor cryptography)
+
     expect = view.expectation()
     ruleset = view.ruleset
     lines = [f"# Orders of {expect.side} for seq {expect.seq}, phase {expect.phase!r} ({ruleset.title}).",
@@ -200,6 +203,7 @@ def bot_orders_file(game_dir: Path, side: str, key: signing.SigningKey, out: Pat
     The bot's randomness (orders, entropy, salt) comes from the side's private key and the view,
     so it is reproducible yet unknown to the other sides.
     """
+    from . import signing
     from .archive import Archive, view_rel
 
     view = read_view(game_dir / view_rel(Archive(game_dir).latest_seq(), side))

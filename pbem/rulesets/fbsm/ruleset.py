@@ -14,7 +14,7 @@ from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, Event, Resolution, Ruleset, State, Submission
 
-from . import bots, fog, phases, sequence
+from . import fog, phases, sequence
 from .context import DEFAULT_MAP, PACKAGED_MAPS, SIDES, Context, prepare, setup_of, tables_schema
 from .orders import STANDING_SCHEMA, order_kinds, order_schema, order_template
 from .state import NO_EFFECTS, NO_ONCE, normalize
@@ -108,10 +108,15 @@ class Fbsm(Ruleset[Context]):
         return fog.visible(event, side)
 
     # --- bots -----------------------------------------------------------------------------------
+    # imported on use: the referee's commands never play a bot
     def bot_orders(self, context: Context, view: State, side: str, seed: bytes) -> list[Any]:
+        from . import bots
+
         return bots.orders(context, view, side, seed)
 
     def bot_answer(self, request: Mapping[str, Any], seed: bytes) -> Any:
+        from . import bots
+
         return bots.answer(request, seed)
 
     # --- pictures and words ---------------------------------------------------------------------
