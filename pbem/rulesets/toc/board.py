@@ -66,6 +66,24 @@ class Board(SideBoard):
         return other(self.side)
 
     # --- own units --------------------------------------------------------------------------------
+    def move(self, uid: str, hex_id: str | None, status: str = "active") -> None:
+        """`SideBoard.move`, with the stacks kept up to date instead of rebuilt from every unit.
+
+        The arrival gets a z above every own unit, so it goes last in its hex's list, which
+        `own_stacks` sorts by (z, id): the lists stay exactly what a rebuild would give.
+        """
+        stacks = self._stacks
+        unit = self.own[uid]
+        if stacks is not None and unit["status"] == "active":
+            left = stacks[unit["hex"]]
+            left.remove(uid)
+            if not left:
+                del stacks[unit["hex"]]
+        super().move(uid, hex_id, status)
+        if stacks is not None and status == "active":
+            stacks.setdefault(hex_id, []).append(uid)  # type: ignore[arg-type]
+        self._stacks = stacks
+
     def stacking_points(self, hex_id: str, leaving: set[str] | frozenset[str] = frozenset()) -> int:
         units = self.own_stacks().get(hex_id)
         if not units:

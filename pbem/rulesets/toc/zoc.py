@@ -99,11 +99,12 @@ def refresh_control(ctx: Context, state: State, hexes: Iterable[str], occupancy:
     german, british = occupancy.count["german"].keys(), occupancy.count["british"].keys()
     # Each hex's new owner depends only on the occupied hexes, never on another hex's control:
     # the hexes are taken in any order, and the control list is read only when some hex has an owner.
-    on_map, built_up, neighbours = ctx.hexes.terrain_of, _built_up(ctx), ctx.hexes.neighbours
+    sources = _zoc_sources(ctx)
     control: set[str] | None = None
     changed = False
-    for hex_id in set(hexes):
-        if hex_id not in on_map:
+    for hex_id in hexes if isinstance(hexes, (set, frozenset)) else set(hexes):
+        next_to = sources.get(hex_id)
+        if next_to is None:  # off the map
             continue
         if hex_id in german:
             if hex_id in british:
@@ -111,10 +112,7 @@ def refresh_control(ctx: Context, state: State, hexes: Iterable[str], occupancy:
             owner = "german"
         elif hex_id in british:
             owner = "british"
-        elif hex_id in built_up:  # 7.2: no ZOC into it, so no uncontested one
-            continue
-        else:
-            next_to = neighbours(hex_id)
+        else:  # 7.2: a built-up hex has no sources, so never an uncontested ZOC
             gz = not german.isdisjoint(next_to)
             if gz == (not british.isdisjoint(next_to)):
                 continue
@@ -131,14 +129,26 @@ def refresh_control(ctx: Context, state: State, hexes: Iterable[str], occupancy:
         state["control"] = sorted(control)
 
 
-def around(ctx: Context, *hexes: str | None) -> set[str]:
+def _zoc_sources(ctx: Context) -> dict[str, tuple[str, ...]]:
+    """Map hex -> the hexes whose units exert a ZOC into it: its neighbours, none for a built-up hex
+    (7.2). Kept in the context: control is refreshed at every step of every move."""
+    found: dict[str, tuple[str, ...]] | None = ctx.cache.get("zoc:sources")
+    if found is None:
+        built_up, neighbours = _built_up(ctx), ctx.hexes.neighbours
+        found = ctx.cache["zoc:sources"] = {h: () if h in built_up else neighbours(h) for h in ctx.hexes.terrain_of}
+    return found
+
+
+def around(ctx: Context, *hexes: str | None) -> frozenset[str]:
     """The hexes whose control may change when units come or go in these hexes."""
-    out: set[str] = set()
-    for hex_id in hexes:
-        if hex_id is not None and ctx.hexes.on_map(hex_id):
-            out.add(hex_id)
-            out.update(ctx.hexes.neighbours(hex_id))
-    return out
+    table: dict[str, frozenset[str]] | None = ctx.cache.get("zoc:around")
+    if table is None:
+        neighbours = ctx.hexes.neighbours
+        table = ctx.cache["zoc:around"] = {h: frozenset((h, *neighbours(h))) for h in ctx.hexes.terrain_of}
+    found = [table[h] for h in hexes if h is not None and h in table]
+    if len(found) == 1:
+        return found[0]
+    return frozenset().union(*found)
 
 
 # --- 4.5 ---------------------------------------------------------------------------------------
