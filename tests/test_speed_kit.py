@@ -22,11 +22,19 @@ HOLED = {
 }
 
 
+# the other stagger, and a map reaching both ends of the printed ids (00 and 99), where the index's
+# packed coordinates are furthest apart
+EVEN = {**HOLED, "stagger": "even-low"}
+CORNERS = {**HOLED, "bounds": {"columns": [0, 99], "rows": [0, 99]}, "omit": ["0000", "9999", "5050"],
+           "hexes": {"0099": {"terrain": "woods"}, "9900": {"features": ["town"]}}, "stagger": "even-low"}
+
+
 def _maps() -> list[HexMap]:
-    return [load_map("m", package, {"m": name}) for package, name in MAPS] + [HexMap.from_dict(HOLED)]
+    return ([load_map("m", package, {"m": name}) for package, name in MAPS]
+            + [HexMap.from_dict(doc) for doc in (HOLED, EVEN, CORNERS, {**CORNERS, "stagger": "odd-low"})])
 
 
-@pytest.mark.parametrize("hexmap", _maps(), ids=["fbsm", "toc", "bob", "holed"])
+@pytest.mark.parametrize("hexmap", _maps(), ids=["fbsm", "toc", "bob", "holed", "even", "corners", "corners-odd"])
 def test_index_matches_the_map(hexmap: HexMap) -> None:
     index = HexIndex.of(hexmap)
     hexes = hexmap.hexes()

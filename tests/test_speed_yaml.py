@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.core import yamlio
+from pbem.core.errors import YamlError
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -120,3 +121,104 @@ def test_sample_files_dump_the_same(path: Path) -> None:
     reference = yamlio._reference_dump(data)
     assert yamlio._fast_dump(data) == reference  # every recorded file takes the fast path
     assert yamlio.dump(data) == reference
+
+
+# --- files shipped inside pbem: `yamlio.load_packaged` reads what the strict loader reads ------------------
+
+PACKAGE_ROOT = Path(yamlio.__file__).resolve().parent.parent
+
+
+def _typed(value: Any) -> Any:
+    """`value` with every scalar paired with its exact type, so True and 1 (or "1" and 1) never compare equal."""
+    if type(value) is dict:
+        return ("dict", [(key, type(key).__name__, _typed(item)) for key, item in value.items()])
+    if type(value) is list:
+        return ("list", [_typed(item) for item in value])
+    return (type(value).__name__, value)
+
+
+def _reading(read: Any, data: bytes) -> Any:
+    """What a loader gives: the data (typed), or its error's text."""
+    try:
+        return _typed(read(data))
+    except YamlError as error:
+        return ("error", str(error))
+
+
+def _strict(data: bytes) -> Any:
+    return yamlio.load_bytes(data, "f.yaml").data
+
+
+def _packaged(data: bytes) -> Any:
+    return yamlio.load_packaged(data, "f.yaml")
+
+
+def _packaged_files() -> list[Path]:
+    return sorted(PACKAGE_ROOT.glob("**/*.yaml"))
+
+
+def test_every_ruleset_ships_yaml_files() -> None:
+    found = {path.relative_to(PACKAGE_ROOT).parts[1] for path in _packaged_files() if path.parts[-4:-3] == ("rulesets",)}
+    assert {"fbsm", "toc", "bob", "bst", "wtj1916"} <= found
+
+
+@pytest.mark.parametrize("path", _packaged_files(), ids=lambda p: str(p.relative_to(PACKAGE_ROOT)))
+def test_every_packaged_file_reads_as_the_strict_loader_reads_it(path: Path) -> None:
+    data = path.read_bytes()
+    strict = _typed(_strict(data))
+    assert _typed(yamlio._plain_load(data)) == strict  # the quick way, not its fallback
+    assert _typed(_packaged(data)) == strict
+    package = ".".join(path.relative_to(PACKAGE_ROOT.parent).parent.parts)
+    assert yamlio.read_packaged(package, path.name) == data
+    from pbem.rulesets.kit.tables import packaged_yaml
+
+    assert _typed(packaged_yaml(package, path.name)) == strict
+
+
+# Documents the quick way must leave to the strict loader (or read exactly as it does).
+CORNERS = [
+    "a: 1", "a: '1'", 'a: "1"', "a: 1.5", "a: .5", "a: 1e3", "a: .inf", "a: 2001-12-14", "a: 1:30", "a: 010",
+    "a: 0x1F", "a: 1_000", "a: yes", "a: ~", "a:", "a: null", "a: True", "a: FALSE", "a: [1, '2', x, ~, true]",
+    "1: a", "'1': a", "true: a", "null: a", "~: a", ": a", "? [a]\n: b", "? {a: 1}\n: b", "a: 1\na: 2",
+    "a: {b: 1, b: 2}", "'a': 1\na: 2", "<<: {a: 1}", "a: <<", "a: !!str 1", "a: !foo x", "!!map {a: 1}",
+    "a: &x 1\nb: *x", "a: &x [1]\nb: *x", "a: *x", "&x a: 1", "a: 1\n---\nb: 2", "---\na: 1\n...\n", "",
+    "# only a comment", "a", "- a\n- b", "[1, [2, [3]]]", "'x'", "|\n  text\n", "a: |\n  one\n  two\n",
+    "a: >\n  folded\n  text\n", 'a: "\\ud800"', 'a: "\\t"', 'a: "x\\\\y"', "a: 'it''s'", "\ufeffa: 1",
+    "a: b: c", "a: [1, 2", "\ta: 1", "a:\n\t- 1", "a: \x07", "a: \u00e9\u65e5\U0001f600", "a: 12345678901234567890",
+    "a: -0", "a: +1", "a: -1", "a: 0", "a: '0'", "x" * 50 + ": 1",
+    "[" * (yamlio.MAX_DEPTH) + "]" * (yamlio.MAX_DEPTH), "[" * (yamlio.MAX_DEPTH + 1) + "]" * (yamlio.MAX_DEPTH + 1),
+]
+
+
+@pytest.mark.parametrize("text", CORNERS)
+def test_corner_documents_read_the_same_either_way(text: str) -> None:
+    data = text.encode("utf-8")
+    assert _reading(_packaged, data) == _reading(_strict, data)
+
+
+def test_bytes_that_are_no_utf8_text_read_the_same_either_way() -> None:
+    for data in (b"a: \xff", b"\xff\xfea\x00", b"a: \xc3", "a: \x85".encode("utf-8"), b"a: 1\x00"):
+        assert _reading(_packaged, data) == _reading(_strict, data)
+
+
+def test_too_many_values_read_the_same_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlio, "MAX_NODES", 5)
+    for text in ("[1, 2, 3]", "[1, 2, 3, 4]", "[1, 2, 3, 4, 5]", "{a: 1, b: 2}", "{a: 1, b: 2, c: 3}"):
+        data = text.encode("utf-8")
+        assert _reading(_packaged, data) == _reading(_strict, data)
+
+
+@pytest.mark.parametrize("text", AWKWARD)
+def test_every_awkward_string_reads_the_same_either_way(text: str) -> None:
+    for layout in ("{t}", "k: {t}", "{t}: v", "- {t}", "k: [{t}, x]", "k: {{{t}: v}}", "k: '{t}'", 'k: "{t}"'):
+        data = layout.format(t=text).encode("utf-8")
+        assert _reading(_packaged, data) == _reading(_strict, data)
+    data = yamlio.dump({text: [text, {"k": text}]}).encode("utf-8")
+    assert _reading(_packaged, data) == _reading(_strict, data)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents)
+def test_dumped_documents_read_the_same_either_way(obj: Any) -> None:
+    data = yamlio.dump(obj).encode("utf-8")
+    assert _reading(_packaged, data) == _reading(_strict, data)

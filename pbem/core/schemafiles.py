@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from . import yamlio
 from .errors import PbemError
 from .ruleset import Ruleset
 
@@ -19,7 +19,7 @@ KINDS = ("game", "scenario", "orders", "turn", "view", "decision-request", "deci
 def _load(kind: str) -> str:
     if kind not in KINDS:
         raise PbemError(f"no schema for {kind!r}; kinds: {', '.join(KINDS)}")
-    return resources.files("pbem.schemas").joinpath(f"{kind}.json").read_text(encoding="utf-8")
+    return yamlio.read_packaged("pbem.schemas", f"{kind}.json").decode("utf-8")
 
 
 def load_schema(kind: str) -> dict[str, Any]:

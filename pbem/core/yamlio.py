@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import copy
 import errno
+import importlib
 import io
 import json
 import os
@@ -634,6 +635,114 @@ def load_file(path: Path | str, *, max_bytes: int = MAX_FILE_BYTES) -> Document:
     OSError (missing file, permissions, a directory) propagates unchanged.
     """
     return load_bytes(read_file(path, max_bytes=max_bytes), str(path), max_bytes=max_bytes)
+
+
+# --------------------------------------------------------------------------------------
+# Files shipped inside pbem
+
+
+class _NotPlain(Exception):
+    """A packaged file that `load_packaged` leaves to the strict loader."""
+
+
+_NO_KEY: Any = object()  # a mapping waiting for its next key
+
+
+def read_packaged(package: str, name: str) -> bytes:
+    """The bytes of a data file shipped inside a package, read straight from its folder when it is one.
+
+    `importlib.resources` (which also reads from a zip) costs a one-shot command a few ms of imports;
+    it is used only when the package is not a folder on disk.
+    """
+    module = importlib.import_module(package)
+    for folder in getattr(module, "__path__", ()):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            with open(path, "rb") as handle:
+                return handle.read()
+    from importlib import resources
+
+    return resources.files(package).joinpath(name).read_bytes()
+
+
+def load_packaged(data: bytes, file: str) -> Any:
+    """What `load_bytes(data, file).data` gives, for a file shipped inside pbem (its tables and maps).
+
+    Built straight from the parser's events, without the marks and paths the strict loader keeps to
+    name problems, and with the same reading of every plain scalar (`_resolve_plain`). Anything the
+    strict loader would look at more closely (a tag, an anchor or alias, a key that is not a string
+    or comes twice, a refused scalar, an escape, a byte-order mark, too deep, too many values, a
+    syntax error, not one document) sends the whole file to `load_bytes`, which decides and explains.
+    tests/test_speed_yaml.py checks both give equal data, types included, for every packaged file.
+    """
+    try:
+        return _plain_load(data)
+    except _NotPlain:
+        return load_bytes(data, file).data
+
+
+def _plain_load(data: bytes) -> Any:
+    if len(data) > MAX_FILE_BYTES:
+        raise _NotPlain
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _NotPlain from None
+    if text.startswith("\ufeff") or "\\" in text or _NON_PRINTABLE_RE.search(text):
+        raise _NotPlain
+    scalar_event, mapping_start, sequence_start = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    open_nodes: list[Any] = []  # the open lists and mappings, innermost last
+    keys: list[Any] = []  # for each open node: the key its next value goes under (_NO_KEY: none yet)
+    root: Any = _NO_KEY
+    documents = nodes = 0
+    events: Iterable[Any] = yaml.parse(text, Loader=_Loader)
+    try:
+        for event in events:
+            kind = type(event)
+            if kind is scalar_event or kind is mapping_start or kind is sequence_start:
+                if event.tag is not None or event.anchor is not None:
+                    raise _NotPlain
+                nodes += 1
+                if nodes > MAX_NODES:
+                    raise _NotPlain
+                if kind is not scalar_event:
+                    if len(open_nodes) >= MAX_DEPTH:
+                        raise _NotPlain
+                    open_nodes.append({} if kind is mapping_start else [])
+                    keys.append(_NO_KEY)
+                    continue
+                value: Any = event.value
+                if event.style is None or event.style == "":
+                    value = _resolve_plain(value)
+            elif kind in ends:
+                value = open_nodes.pop()
+                keys.pop()
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                continue
+            elif kind is yaml.AliasEvent:
+                raise _NotPlain
+            else:  # stream start and end, document end
+                continue
+            if not open_nodes:
+                root = value
+                continue
+            top = open_nodes[-1]
+            if type(top) is list:
+                top.append(value)
+            elif keys[-1] is _NO_KEY:
+                if type(value) is not str or value in top:
+                    raise _NotPlain
+                keys[-1] = value
+            else:
+                top[keys[-1]] = value
+                keys[-1] = _NO_KEY
+    except (yaml.YAMLError, _Refused):
+        raise _NotPlain from None
+    if documents != 1 or root is _NO_KEY:
+        raise _NotPlain
+    return root
 
 
 # --------------------------------------------------------------------------------------

@@ -44,8 +44,7 @@ import math
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Callable, Iterable, Literal, TypeVar, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Literal, TypeVar, Union
 
 Stagger = Literal["odd-low", "even-low"]
 STAGGERS: tuple[Stagger, ...] = ("odd-low", "even-low")
@@ -378,9 +377,12 @@ _BOUNDARIES: tuple[tuple[int, int, Cube], ...] = (
     (2, 0, CUBE_DIRECTIONS[5]),
 )
 
-# A parameter along the line: (value, coefficient of the infinitesimal nudge),
-# compared lexicographically.
-_Param = tuple[Fraction, Fraction]
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    # A parameter along the line: (value, coefficient of the infinitesimal nudge),
+    # compared lexicographically.
+    _Param = tuple[Fraction, Fraction]
 
 
 def _walk(start: Cube, end: Cube, side: int) -> tuple[Cube, ...]:
@@ -390,6 +392,8 @@ def _walk(start: Cube, end: Cube, side: int) -> tuple[Cube, ...]:
     segment is p(t) = start + t*d + side*eps*n, n perpendicular to d. Leaving a cell
     is the earliest t at which one of those differences reaches +-1.
     """
+    from fractions import Fraction  # here: only this reference walk uses it (about 2 ms of imports)
+
     d = (end - start).coords()
     n = (d[1] - d[2], d[2] - d[0], d[0] - d[1])  # d rotated a quarter turn to the left
     a = start.coords()

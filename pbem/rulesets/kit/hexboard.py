@@ -82,24 +82,35 @@ class HexIndex:
 
     @classmethod
     def of(cls, hexmap: HexMap) -> "HexIndex":
-        hexes = hexmap.hexes()
         grid = hexmap.grid
+        default = hexmap.default_terrain
+        hex_terrain, hex_features = hexmap.hex_terrain, hexmap.hex_features
         terrain_of: dict[str, str] = {}
         features_of: dict[str, tuple[str, ...]] = {}
         cube_of: dict[str, tuple[int, int, int]] = {}
-        default = hexmap.default_terrain
-        for h in hexes:
-            terrain_of[h.id] = hexmap.hex_terrain.get(h, default)
-            features_of[h.id] = hexmap.hex_features.get(h, ())
-            cube_of[h.id] = grid.to_cube(h).coords()
         # Offset and cube coordinates are one-to-one, so a neighbour is on the map exactly when its
-        # cube coordinates are a map hex's: `HexMap.neighbours` without building a Hex per step.
-        by_cube = {cube: hex_id for hex_id, cube in cube_of.items()}
-        steps = [d.coords() for d in CUBE_DIRECTIONS]
-        neighbours_of: dict[str, tuple[str, ...]] = {}
-        for hex_id, (q, r, s) in cube_of.items():
-            around = (by_cube.get((q + dq, r + dr, s + ds)) for dq, dr, ds in steps)
-            neighbours_of[hex_id] = tuple(n for n in around if n is not None)
+        # cube coordinates are a map hex's: `HexMap.neighbours` without building a Hex per step. A
+        # hex's (q, r) is packed in one int, q * 1024 + r: a printed hex has q and its row in 0-99,
+        # so |r| < 150 and the packing is one-to-one, and a step is one addition.
+        by_key: dict[int, str] = {}
+        key_of: dict[str, int] = {}
+        column_r: dict[int, int] = {}  # each column's cube r at row 0: r grows with the row
+        for h in hexmap.hexes():
+            hex_id, col = h.id, h.col
+            base = column_r.get(col)
+            if base is None:
+                base = column_r[col] = grid.to_cube(Hex(col, 0)).r
+            r = h.row + base
+            terrain_of[hex_id] = hex_terrain.get(h, default)
+            features_of[hex_id] = hex_features.get(h, ())
+            cube_of[hex_id] = (col, r, -col - r)
+            key = (col << 10) + r
+            by_key[key] = hex_id
+            key_of[hex_id] = key
+        steps = [(d.q << 10) + d.r for d in CUBE_DIRECTIONS]
+        find = by_key.get
+        neighbours_of = {hex_id: tuple(filter(None, [find(key + step) for step in steps]))
+                         for hex_id, key in key_of.items()}
         return cls(
             map=hexmap,
             terrain_of=terrain_of,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Mapping
 
 from pbem.core import yamlio
@@ -27,9 +26,13 @@ def setup_with_tables(scenario: Mapping[str, Any]) -> dict[str, Any]:
 
 @lru_cache(maxsize=None)
 def packaged_yaml(package: str, name: str) -> Any:
-    """A YAML data file shipped inside a package, parsed strictly once. Shared: never mutate it."""
-    data = resources.files(package).joinpath(name).read_bytes()
-    return yamlio.load_bytes(data, f"{package.replace('.', '/')}/{name}").data
+    """A YAML data file shipped inside a package, read once. Shared: never mutate it.
+
+    Shipped with the code and as trusted, so read by `yamlio.load_packaged`: the strict loader's data,
+    built without its marks (a scenario's own map or tables always go through the strict loader).
+    """
+    data = yamlio.read_packaged(package, name)
+    return yamlio.load_packaged(data, f"{package.replace('.', '/')}/{name}")
 
 
 def has_provenance(node: Any) -> bool:
