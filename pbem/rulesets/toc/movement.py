@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from pbem.core.errors import Problem
 from pbem.core.ruleset import State
-from pbem.rulesets.kit.stacks import place, put_on_top
+from pbem.rulesets.kit.stacks import put_on_top
 
 from .board import Board
 from .context import Context
@@ -592,8 +592,9 @@ def resolve(ctx: Context, state: State, side: str, orders: list[Any], events: li
             event["stopped"] = True
         events.append(event)
     if side == "german":
-        _enter_the_rest(ctx, state, board, plan, events)
+        _enter_the_rest(ctx, board, plan, occupancy, events)
         state["marched"] = sorted(marched)
+    occupancy.settle()
 
 
 def due(board: Board, uid: str) -> bool:
@@ -626,13 +627,14 @@ def auto_entries(board: Board, plan: Plan) -> list[tuple[str, str | None, int]]:
     return out
 
 
-def _enter_the_rest(ctx: Context, state: State, board: Board, plan: Plan, events: list[dict[str, Any]]) -> None:
+def _enter_the_rest(ctx: Context, board: Board, plan: Plan, occupancy: Occupancy,
+                    events: list[dict[str, Any]]) -> None:
     for uid, hex_id, column in auto_entries(board, plan):
         if hex_id is None:
             events.append({"type": "entry-delayed", "side": "german", "section": "8.3", "unit": uid})
             continue
-        place(state, uid, hex_id)
-        refresh_control(ctx, state, around(ctx, hex_id))
+        occupancy.place(uid, hex_id)
+        refresh_control(ctx, occupancy.state, around(ctx, hex_id), occupancy)
         events.append({"type": "move", "side": "german", "section": "8.3", "units": [uid], "from": None,
                        "path": [hex_id], "march": False, "entered": hex_id, "column": column, "automatic": True})
 

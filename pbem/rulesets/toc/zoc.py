@@ -52,12 +52,16 @@ class Occupancy:
 
     Movement refreshes control after every step of every stack; counting the occupied hexes
     afresh each time (every unit of the game) was most of ToC's replay. Whoever holds one must
-    move units only through it.
+    move units only through it. Control changes are kept here too, as a set (the state's list is
+    sorted again only by `settle`): whoever refreshes control through one calls `settle` before
+    anything else reads the state's control.
     """
 
     def __init__(self, ctx: Context, state: State) -> None:
         self.ctx, self.state = ctx, state
         self.count: dict[str, dict[str, int]] = {"german": {}, "british": {}}
+        self.control: set[str] | None = None  # the German-controlled hexes, once a refresh gave one an owner
+        self.changed = False
         for uid, unit in state["units"].items():
             if unit["status"] == "active":
                 self._add(uid, unit["hex"], 1)
@@ -85,6 +89,12 @@ class Occupancy:
             self._add(uid, unit["hex"], -1)
         unit.update(hex=None, status="exited")
 
+    def settle(self) -> None:
+        """Write the control changes into the state: the sorted list of German-controlled hexes."""
+        if self.changed and self.control is not None:
+            self.state["control"] = sorted(self.control)
+            self.changed = False
+
 
 def refresh_control(ctx: Context, state: State, hexes: Iterable[str], occupancy: Occupancy | None = None) -> None:
     """Switch control of the given hexes where 3.2 says so, at this instant.
@@ -92,15 +102,25 @@ def refresh_control(ctx: Context, state: State, hexes: Iterable[str], occupancy:
     A hex holding units of only one side belongs to that side (a unit entered it). An empty
     hex switches to a side that exerts a ZOC into it while the other side exerts none
     (an uncontested ZOC). Otherwise control stays as it was. Reading: units in a hex contest
-    an enemy ZOC into it, so an occupied hex changes hands only by entry.
+    an enemy ZOC into it, so an occupied hex changes hands only by entry. Given an `occupancy`,
+    the changes stay in it until its `settle` (movement refreshes at every step of every stack).
     """
     if occupancy is None:
         occupancy = Occupancy(ctx, state)
+        _refresh(occupancy, hexes)
+        occupancy.settle()
+    else:
+        _refresh(occupancy, hexes)
+
+
+def _refresh(occupancy: Occupancy, hexes: Iterable[str]) -> None:
+    """`refresh_control` into the occupancy's control set (`Occupancy.settle` writes it to the state)."""
+    ctx, state = occupancy.ctx, occupancy.state
     german, british = occupancy.count["german"].keys(), occupancy.count["british"].keys()
     # Each hex's new owner depends only on the occupied hexes, never on another hex's control:
     # the hexes are taken in any order, and the control list is read only when some hex has an owner.
     sources = _zoc_sources(ctx)
-    control: set[str] | None = None
+    control = occupancy.control
     changed = False
     for hex_id in hexes if isinstance(hexes, (set, frozenset)) else set(hexes):
         next_to = sources.get(hex_id)
@@ -118,15 +138,15 @@ def refresh_control(ctx: Context, state: State, hexes: Iterable[str], occupancy:
                 continue
             owner = "german" if gz else "british"
         if control is None:
-            control = set(state["control"])
+            control = occupancy.control = set(state["control"])
         if owner == "german" and hex_id not in control:
             control.add(hex_id)
             changed = True
         elif owner == "british" and hex_id in control:
             control.discard(hex_id)
             changed = True
-    if changed and control is not None:
-        state["control"] = sorted(control)
+    if changed:
+        occupancy.changed = True
 
 
 def _zoc_sources(ctx: Context) -> dict[str, tuple[str, ...]]:
