@@ -65,9 +65,10 @@ class Hex:
     row: int
 
     def __post_init__(self) -> None:
-        for name, value in (("col", self.col), ("row", self.row)):
-            if type(value) is not int:
-                raise ValueError(f"Hex {name} must be an int, got {value!r}")
+        if type(self.col) is not int or type(self.row) is not int:  # the common case in one test: hexes are many
+            for name, value in (("col", self.col), ("row", self.row)):
+                if type(value) is not int:
+                    raise ValueError(f"Hex {name} must be an int, got {value!r}")
 
     @classmethod
     def parse(cls, text: str) -> Hex:
@@ -83,9 +84,10 @@ class Hex:
     @property
     def id(self) -> str:
         """The printed four-digit id; ValueError for a hex outside columns/rows 0-99."""
-        if not self.has_id:
-            raise ValueError(f"hex at column {self.col}, row {self.row} has no four-digit id")
-        return f"{self.col:02d}{self.row:02d}"
+        col, row = self.col, self.row
+        if not (0 <= col <= 99 and 0 <= row <= 99):
+            raise ValueError(f"hex at column {col}, row {row} has no four-digit id")
+        return f"{col:02d}{row:02d}"
 
     def __str__(self) -> str:
         return self.id if self.has_id else f"({self.col},{self.row})"
