@@ -1,7 +1,9 @@
 """Issue #17: the adjudication's quicker copies give exactly what the slower ones gave.
 
-`plain_copy` copies exactly plain data in one pass instead of through canonical JSON; fbsm's
-default entry hex judges every hex empty of own units once. Each is compared with the way it
+`canonical_copy` (the adjudicator's `plain_copy` before) copies exactly plain data in one pass
+instead of through canonical JSON; the standing answers of the orders are merged into a canonical
+state keeping it canonical, so the first phase gets a structural copy; fbsm's default entry hex
+judges every hex empty of own units once. Each is compared with the way it
 was done before, on the recorded fbsm game and on hand-made corners.
 """
 
@@ -17,9 +19,10 @@ from typing import Any
 import pytest
 
 from pbem.core import chance, yamlio
-from pbem.core.adjudicator import plain_copy
+from pbem.core.adjudicator import AcceptedOrders, _with_standing
 from pbem.core.errors import PbemError
-from pbem.core.plaincopy import copy_plain
+from pbem.core.plaincopy import canonical_copy, copy_plain
+from pbem.core.ruleset import STANDING_KEY
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "fbsm" / "game" / "turns"
 
@@ -48,9 +51,9 @@ def shuffled(value: Any) -> Any:
 
 
 @pytest.mark.parametrize("turn", recorded_turns())
-def test_plain_copy_is_the_json_round_trip_on_recorded_turns(turn: dict[str, Any]) -> None:
+def test_canonical_copy_is_the_json_round_trip_on_recorded_turns(turn: dict[str, Any]) -> None:
     for value in (turn, turn["state"], turn["events"], shuffled(turn)):
-        copied = plain_copy(value)
+        copied = canonical_copy(value)
         assert same(copied, through_json(value))
         assert copied is not value
         assert same(copy_plain(value), value)
@@ -70,8 +73,8 @@ class Text(str):
     {"a": Color.RED, "b": collections.OrderedDict(y=1, x=2), "c": Text("t")},  # subclasses: accepted, made plain
     [], {}, "", 0, None, False,
 ])
-def test_plain_copy_matches_json_for_plain_and_subclassed_data(value: Any) -> None:
-    assert same(plain_copy(value), through_json(value))
+def test_canonical_copy_matches_json_for_plain_and_subclassed_data(value: Any) -> None:
+    assert same(canonical_copy(value), through_json(value))
 
 
 @pytest.mark.parametrize("value, message", [
@@ -80,10 +83,10 @@ def test_plain_copy_matches_json_for_plain_and_subclassed_data(value: Any) -> No
     ({"a": {1: "x"}}, "state.a: key 1 is not a string"),
     ({"a": {"x", "y"}}, "state.a: set is not plain data"),
 ])
-def test_plain_copy_refuses_what_it_refused(value: Any, message: str) -> None:
+def test_canonical_copy_refuses_what_it_refused(value: Any, message: str) -> None:
     before = copy.deepcopy(value)
     with pytest.raises(PbemError, match=message.replace("[", r"\[").replace("]", r"\]").replace(".", r"\.")):
-        plain_copy(value)
+        canonical_copy(value)
     assert value == before
 
 
@@ -92,7 +95,37 @@ def test_a_lone_surrogate_fails_as_in_canonical_json() -> None:
         with pytest.raises(UnicodeEncodeError):
             chance.canonical_json(value)
         with pytest.raises(UnicodeEncodeError):
-            plain_copy(value)
+            canonical_copy(value)
+
+
+def merged_the_old_way(state: dict[str, Any], accepted: dict[str, Any]) -> dict[str, Any]:
+    """How resolution merged standing answers before: into a canonical copy, then a canonical copy again."""
+    state = canonical_copy(state)
+    standing = state.setdefault(STANDING_KEY, {})
+    for side, orders in accepted.items():
+        standing.setdefault(side, {}).update(orders.standing)
+    result: dict[str, Any] = canonical_copy(state)
+    return result
+
+
+def orders_with(side: str, standing: dict[str, Any]) -> AcceptedOrders:
+    return AcceptedOrders(side, f"orders/0001/{side}-0001.yaml", b"", "00" * 32, [], standing)
+
+
+@pytest.mark.parametrize("turn", recorded_turns())
+def test_standing_merge_keeps_the_state_canonical(turn: dict[str, Any]) -> None:
+    without_block = {key: value for key, value in turn["state"].items() if key != STANDING_KEY}
+    for state in (turn["state"], shuffled(turn["state"]), without_block, {}):
+        for accepted in ({}, {"us": orders_with("us", {})},
+                         {"german": orders_with("german", {"zz": [1, {"b": 2, "a": None}], "a": "x"}),
+                          "us": orders_with("us", {"retreat": "ask"})}):
+            expected = merged_the_old_way(state, accepted)
+            assert same(_with_standing(canonical_copy(state), accepted), expected)
+
+
+def test_standing_merge_refuses_a_float_as_the_phase_copy_did() -> None:
+    with pytest.raises(PbemError, match=r"state\.standing\.us\.x: floats are not allowed"):
+        _with_standing(canonical_copy({"units": {}}), {"us": orders_with("us", {"x": 0.5})})
 
 
 def test_default_entry_hex_matches_judging_every_hex() -> None:

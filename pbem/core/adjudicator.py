@@ -7,7 +7,6 @@ and state. `adjudicate` wraps it with the archive: it reads, runs, and writes at
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -20,7 +19,7 @@ from .game import WARN_FRACTION_PERCENT, Game, chain_secret, hidden_chain_seed, 
 from .game import next_block
 from .lapse import lapse_unanswered
 from .options import same_plain
-from .plaincopy import copy_plain
+from .plaincopy import canonical_copy, copy_plain
 from .position import Position, current_position
 from .quickload import load_data
 from .schemafiles import load_schema
@@ -59,67 +58,6 @@ class Outcome:
     pending: DecisionRequest | None = None
 
 
-def plain_copy(value: Any, where: str = "state") -> Any:
-    """A deep copy that proves the value is plain data (no floats, tuples, sets or odd keys).
-
-    The copy is the canonical JSON form read back, so map keys come back sorted: what is
-    stored and hashed never depends on the order in which rules code built a map. Exactly plain
-    data is copied in one pass (`_sorted_plain`); anything else goes through the JSON form.
-    """
-    try:
-        return _sorted_plain(value)
-    except _NotPlain:
-        pass
-    _check_plain(value, where)  # refuses with the path of the first offender, or accepts subclasses
-    return json.loads(chance.canonical_json(value))
-
-
-class _NotPlain(Exception):
-    """A value of a type other than exactly dict (str keys), list, str, int, bool or None."""
-
-
-def _sorted_plain(value: Any) -> Any:
-    """What `json.loads(canonical_json(value))` gives for exactly plain data, in one pass.
-
-    Keys are sorted as `sort_keys` sorts them; a string that UTF-8 cannot encode (a lone
-    surrogate) fails here as it would in `canonical_json`. Anything else raises `_NotPlain`.
-    """
-    kind = type(value)
-    if kind is str:
-        if not value.isascii():
-            value.encode("utf-8")
-        return value
-    if kind is int or kind is bool or value is None:
-        return value
-    if kind is dict:
-        for key in value:
-            if type(key) is not str:
-                raise _NotPlain
-            if not key.isascii():
-                key.encode("utf-8")
-        return {key: _sorted_plain(value[key]) for key in sorted(value)}
-    if kind is list:
-        return [_sorted_plain(item) for item in value]
-    raise _NotPlain
-
-
-def _check_plain(value: Any, where: str) -> None:
-    stack = [(value, where)]
-    while stack:
-        item, path = stack.pop()
-        if isinstance(item, float):
-            raise PbemError(f"{path}: floats are not allowed in states, orders or events (docs/protocol.md §1)")
-        if isinstance(item, dict):
-            for key, sub in item.items():
-                if not isinstance(key, str):
-                    raise PbemError(f"{path}: key {key!r} is not a string")
-                stack.append((sub, f"{path}.{key}"))
-        elif isinstance(item, list):
-            stack.extend((sub, f"{path}[{i}]") for i, sub in enumerate(item))
-        elif not (item is None or isinstance(item, (str, int, bool))):
-            raise PbemError(f"{path}: {type(item).__name__} is not plain data")
-
-
 def side_inputs(sides: Sequence[str], accepted: Mapping[str, AcceptedOrders]) -> list[chance.SideInput]:
     inputs = []
     for side in sides:
@@ -143,12 +81,9 @@ def resolve_adjudication(rules: Rules, game_id: str, sides: Sequence[str], seq: 
     stream = chance.HiddenStream(game_id, seq, hidden, tuple(sides)) if hidden is not None else None
     dice = chance.Dice(phase_seed, stream)
     decisions = Decisions(answers)
-    state = plain_copy(state)
-    standing = state.setdefault(STANDING_KEY, {})
-    for side, orders in accepted.items():
-        standing.setdefault(side, {}).update(orders.standing)
+    state = _with_standing(canonical_copy(state), accepted)
     submissions: dict[str, Submission | None] = {
-        side: Submission(side, plain_copy(accepted[side].orders, "orders"), dict(accepted[side].standing))
+        side: Submission(side, canonical_copy(accepted[side].orders, "orders"), dict(accepted[side].standing))
         if side in accepted else None
         for side in sides
     }
@@ -162,18 +97,33 @@ def resolve_adjudication(rules: Rules, game_id: str, sides: Sequence[str], seq: 
             raise PbemError(f"{rules.ruleset.id}: more than {MAX_PHASES_PER_ADJUDICATION} automatic phases in a row")
         phase = rules.phase(state)
         try:
-            # after the first phase `state` is a plain_copy's output (checked, keys sorted), so a
-            # structural copy gives the rules the very same value for less
-            given = copy_plain(state) if phases else plain_copy(state)
-            resolution = rules.resolve(given, submissions, dice, decisions)
+            # `state` is always canonical here (a canonical copy, or made of canonical parts), so
+            # a structural copy gives the rules the very value a canonical copy would, for less
+            resolution = rules.resolve(copy_plain(state), submissions, dice, decisions)
         except DecisionNeeded as need:
             pending = need.request
             break
         phases.append(phase)
-        events.extend(plain_copy(resolution.events, "events"))
-        state = plain_copy(resolution.state)
+        events.extend(canonical_copy(resolution.events, "events"))
+        state = canonical_copy(resolution.state)
         submissions = {side: None for side in sides}
     return Outcome(phase_seed, state, phases, events, [r.record() for r in dice.rolls], decisions.asked, pending)
+
+
+def _with_standing(state: State, accepted: Mapping[str, AcceptedOrders]) -> State:
+    """A canonical `state` with each side's standing answers from its orders merged in, still canonical.
+
+    The standing block always exists (empty if need be) and has an entry for every side that
+    sent orders; each side's answers replace its earlier answers of the same name.
+    """
+    had_block = STANDING_KEY in state
+    merged = state.get(STANDING_KEY, {})
+    for side, orders in accepted.items():
+        merged.setdefault(side, {}).update(orders.standing)
+    state[STANDING_KEY] = canonical_copy(merged, f"state.{STANDING_KEY}")
+    if had_block:
+        return state
+    return {key: state[key] for key in sorted(state)}
 
 
 # --- the archive side ------------------------------------------------------------------------------
