@@ -153,16 +153,18 @@ class _Refused(Exception):
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT_RE = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
-_TIMESTAMP_RE = re.compile(
+# What a plain scalar that is no int may be refused as: compiled on first use by `re.fullmatch`'s cache, so a
+# command whose files hold none of them does not pay for compiling them.
+_TIMESTAMP = (
     r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
     r"(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
     r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?"
 )
-_BASE_PREFIX_RE = re.compile(r"[-+]?0(?:[xX][0-9a-fA-F_]+|[oO][0-7_]+|[bB][01_]+)")
-_LEADING_ZERO_RE = re.compile(r"[-+]?0[0-9_]+")
-_SEXAGESIMAL_RE = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-9_]*[0-9][0-9_]*)+(?:\.[0-9_]*)?")
-_UNDERSCORE_INT_RE = re.compile(r"[-+]?[0-9][0-9_]*")
-_FLOAT_RE = re.compile(
+_BASE_PREFIX = r"[-+]?0(?:[xX][0-9a-fA-F_]+|[oO][0-7_]+|[bB][01_]+)"
+_LEADING_ZERO = r"[-+]?0[0-9_]+"
+_SEXAGESIMAL = r"[-+]?[0-9][0-9_]*(?::[0-9_]*[0-9][0-9_]*)+(?:\.[0-9_]*)?"
+_UNDERSCORE_INT = r"[-+]?[0-9][0-9_]*"
+_FLOAT = (
     r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?"
     r"|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)"
 )
@@ -188,29 +190,29 @@ def _resolve_plain(text: str) -> Any:
             return int(text)
         except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
             raise _Refused(f"number with {len(text)} digits is too long: quote it if you mean a string") from None
-    if _TIMESTAMP_RE.fullmatch(text):
+    if re.fullmatch(_TIMESTAMP, text):
         raise _Refused(f"{text} reads as a date or time in YAML: quote it if you mean a string: {_quote(text)}")
-    if _BASE_PREFIX_RE.fullmatch(text):
+    if re.fullmatch(_BASE_PREFIX, text):
         raise _Refused(
             f"{text} reads as a hexadecimal, octal or binary number in some YAML readers: "
             f"write the number in decimal, or quote it if you mean a string: {_quote(text)}"
         )
-    if _LEADING_ZERO_RE.fullmatch(text):
+    if re.fullmatch(_LEADING_ZERO, text):
         raise _Refused(
             f"{text} has a leading zero, which some YAML readers take as an octal number: "
             f"write the number without leading zeros, or quote it if you mean a string: {_quote(text)}"
         )
-    if _SEXAGESIMAL_RE.fullmatch(text):
+    if re.fullmatch(_SEXAGESIMAL, text):
         raise _Refused(
             f"{text} reads as a base-60 number in YAML 1.1 (1:30 means 90): "
             f"quote it if you mean a string: {_quote(text)}"
         )
-    if _UNDERSCORE_INT_RE.fullmatch(text):
+    if re.fullmatch(_UNDERSCORE_INT, text):
         raise _Refused(
             f"{text}: no underscores in numbers: write {text.replace('_', '')}, "
             f"or quote it if you mean a string: {_quote(text)}"
         )
-    if _FLOAT_RE.fullmatch(text):
+    if re.fullmatch(_FLOAT, text):
         raise _Refused(
             f"{text} reads as a decimal (floating-point) number: no floats: use whole numbers, "
             f"or quote it if you mean a string: {_quote(text)}"
