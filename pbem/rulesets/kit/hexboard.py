@@ -84,7 +84,9 @@ class HexIndex:
     def of(cls, hexmap: HexMap) -> "HexIndex":
         grid = hexmap.grid
         default = hexmap.default_terrain
-        hex_terrain, hex_features = hexmap.hex_terrain, hexmap.hex_features
+        terrain_by_id = {h.id: terrain for h, terrain in hexmap.hex_terrain.items()}
+        features_by_id = {h.id: features for h, features in hexmap.hex_features.items()}
+        omitted = {h.id for h in hexmap.omitted}
         terrain_of: dict[str, str] = {}
         features_of: dict[str, tuple[str, ...]] = {}
         cube_of: dict[str, tuple[int, int, int]] = {}
@@ -94,19 +96,23 @@ class HexIndex:
         # so |r| < 150 and the packing is one-to-one, and a step is one addition.
         by_key: dict[int, str] = {}
         key_of: dict[str, int] = {}
-        column_r: dict[int, int] = {}  # each column's cube r at row 0: r grows with the row
-        for h in hexmap.hexes():
-            hex_id, col = h.id, h.col
-            base = column_r.get(col)
-            if base is None:
-                base = column_r[col] = grid.to_cube(Hex(col, 0)).r
-            r = h.row + base
-            terrain_of[hex_id] = hex_terrain.get(h, default)
-            features_of[hex_id] = hex_features.get(h, ())
-            cube_of[hex_id] = (col, r, -col - r)
-            key = (col << 10) + r
-            by_key[key] = hex_id
-            key_of[hex_id] = key
+        (first_col, last_col), (first_row, last_row) = hexmap.columns, hexmap.rows
+        Hex(first_col, first_row).id, Hex(last_col, last_row).id  # noqa: B018  (ValueError if not printed ids)
+        rows = [(row, f"{row:02d}") for row in range(first_row, last_row + 1)]
+        # `HexMap.hexes` without a Hex per hex: the bounds less the omitted hexes, in id order
+        for col in range(first_col, last_col + 1):
+            column, base = f"{col:02d}", grid.to_cube(Hex(col, 0)).r  # r grows with the row from base
+            for row, row_text in rows:
+                hex_id = column + row_text
+                if hex_id in omitted:
+                    continue
+                r = row + base
+                terrain_of[hex_id] = terrain_by_id.get(hex_id, default)
+                features_of[hex_id] = features_by_id.get(hex_id, ())
+                cube_of[hex_id] = (col, r, -col - r)
+                key = (col << 10) + r
+                by_key[key] = hex_id
+                key_of[hex_id] = key
         steps = [(d.q << 10) + d.r for d in CUBE_DIRECTIONS]
         find = by_key.get
         neighbours_of = {hex_id: tuple(filter(None, [find(key + step) for step in steps]))
