@@ -30,6 +30,7 @@ class Board(SideBoard):
     control: set[str]
     _ezoc: dict[str, bool] = field(default_factory=dict)
     _near: dict[str, bool] = field(default_factory=dict)
+    _top: int | None = field(default=None, init=False, repr=False, compare=False)  # the highest own z, once known
 
     @classmethod
     def from_state(cls, ctx: Context, state: State, side: str) -> "Board":
@@ -67,7 +68,8 @@ class Board(SideBoard):
 
     # --- own units --------------------------------------------------------------------------------
     def move(self, uid: str, hex_id: str | None, status: str = "active") -> None:
-        """`SideBoard.move`, with the stacks kept up to date instead of rebuilt from every unit.
+        """`SideBoard.move`, with the stacks and the highest z kept up to date instead of found
+        again from every unit (own units change only through here, as for the kit's board).
 
         The arrival gets a z above every own unit, so it goes last in its hex's list, which
         `own_stacks` sorts by (z, id): the lists stay exactly what a rebuild would give.
@@ -79,10 +81,13 @@ class Board(SideBoard):
             left.remove(uid)
             if not left:
                 del stacks[unit["hex"]]
-        super().move(uid, hex_id, status)
+        top = self._top
+        if top is None:
+            top = max([held["z"] for held in self.own.values()] + [0])
+        unit.update(hex=hex_id, status=status, z=top + 1)
+        self._top = top + 1
         if stacks is not None and status == "active":
             stacks.setdefault(hex_id, []).append(uid)  # type: ignore[arg-type]
-        self._stacks = stacks
 
     def stacking_points(self, hex_id: str, leaving: set[str] | frozenset[str] = frozenset()) -> int:
         units = self.own_stacks().get(hex_id)

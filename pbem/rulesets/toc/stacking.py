@@ -29,13 +29,18 @@ def legal_stack(ctx: Context, units: list[str]) -> bool:
 
 
 def violations(ctx: Context, state: State) -> list[tuple[str, str]]:
-    """(hex, side) of every stack over the limit."""
-    out = []
-    for side in ("german", "british"):
-        for hex_id, units in stacks(state, ctx.side_of, side).items():
-            if not legal_stack(ctx, units):
-                out.append((hex_id, side))
-    return out
+    """(hex, side) of every stack over the limit: the German side's first, each side's in hex order.
+
+    `legal_stack` does not depend on the order of a stack, so the units are grouped without it.
+    """
+    found: dict[str, dict[str, list[str]]] = {"german": {}, "british": {}}
+    side_of = ctx.side_of
+    for uid, unit in state["units"].items():
+        by_hex = found.get(side_of(uid))
+        if by_hex is not None and unit["status"] == "active":
+            by_hex.setdefault(unit["hex"], []).append(uid)
+    return [(hex_id, side) for side in ("german", "british") for hex_id in sorted(found[side])
+            if not legal_stack(ctx, found[side][hex_id])]
 
 
 def removals(ctx: Context, units: list[str]) -> list[list[str]]:

@@ -14,7 +14,8 @@ from .zoc import cut_off
 def first_day(ctx: Context, state: State) -> dict[str, Any] | None:
     """4.2: at the end of turn 7 the German player wins by holding all six south-bank bridge hexes."""
     bridges = list(ctx.hexes.set("bridges"))
-    held = [h for h in bridges if h in set(state["control"])]
+    control = set(state["control"])
+    held = [h for h in bridges if h in control]
     if bridges and len(held) == len(bridges):
         return {"winner": "german", "section": "4.2", "reason": "the German side holds all six canal bridge hexes "
                                                                 "at the end of turn 7", "bridges": bridges}
@@ -39,7 +40,8 @@ def tally(ctx: Context, state: State, *, final: bool = False) -> dict[str, Any]:
         cut = sorted(uid for uid, hex_id in on_map(state, ctx.side_of, "british").items()
                      if cut_off(ctx, hex_id, german))
     count = len(dead) + 2 * len(surrounded) + len(cut)
-    bavai = all(h in set(state["control"]) for h in ctx.hexes.set("bavai"))
+    control = set(state["control"])
+    bavai = all(h in control for h in ctx.hexes.set("bavai"))
     exits_allowed = int(ctx.tables["exits_allowed"])
     vp = {"bavai": 1 if bavai else 0,
           "dead_pile": count // int(ctx.tables["dead_pile_per_vp"]),
