@@ -177,3 +177,53 @@ def test_sweep_removes_what_os_walk_found_and_nothing_else(tmp_path: Path) -> No
     assert not any(path.exists() for path in gone)
     assert not (root / "turns" / f"{TMP_PREFIX}c").exists() and not (root / "decisions" / "0004" / f"{TMP_PREFIX}d").exists()
     assert (outside / f"{TMP_PREFIX}kept").is_dir()
+
+
+@pytest.mark.parametrize("name", ["0000", "0001", "0042", "1234", "9999", "10000", "01234", "00001", "123", "12345678",
+                                  "0x12", "12a4", "１２３４", "١٢٣٤", "²³⁴⁵", " 1234", "1234\n", "", "-123", "+1234"])
+def test_seq_names_are_the_regex_and_canonical_rule(name: str) -> None:
+    from pbem.core.archive import _COMMITTED_TURN, _canonical, _is_seq_name
+
+    assert _is_seq_name(name) == bool(_COMMITTED_TURN.fullmatch(name) and _canonical(name, 4))
+
+
+def test_quick_read_gives_the_checked_reads_answer(tmp_path: Path) -> None:
+    """Every file the quick read passes over is read (or refused) by the step-by-step read, word for word."""
+    import os
+
+    from pbem.core.archive import Archive, _read_inside
+    from pbem.core.errors import ArchiveError
+
+    root = tmp_path / "game"
+    outside = tmp_path / "outside"
+    (root / "turns" / "0001").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.yaml").write_bytes(b"secret")
+    (root / "turns" / "0001" / "turn.yaml").write_bytes(b"turn")
+    (root / "big.yaml").write_bytes(b"x" * 100)
+    (root / "link.yaml").symlink_to(outside / "secret.yaml")
+    (root / "inner-link.yaml").symlink_to(root / "big.yaml")
+    (root / "out").symlink_to(outside, target_is_directory=True)
+    (root / "in").symlink_to(root / "turns", target_is_directory=True)
+    os.mkfifo(root / "pipe.yaml")
+    (tmp_path / "beside.yaml").write_bytes(b"beside")
+
+    def answer(read: Any, rel: str, limit: int) -> Any:
+        try:
+            return read(rel, limit)
+        except ArchiveError as error:
+            return str(error)
+
+    archive = Archive(root)
+    cases = ["turns/0001/turn.yaml", "big.yaml", "link.yaml", "inner-link.yaml", "out/secret.yaml", "in/0001/turn.yaml",
+             "pipe.yaml", "turns", "missing.yaml", "../beside.yaml", "turns/../big.yaml", str(tmp_path / "beside.yaml")]
+    quick_hits = 0
+    for rel in cases:
+        for limit in (10, 1000):
+            quick = _read_inside(os.path.join(root, rel), str(root.resolve()), limit)
+            checked = answer(Archive(root)._read_checked, rel, limit)
+            assert answer(archive.read, rel, limit) == checked
+            if quick is not None:
+                quick_hits += 1
+                assert quick == checked
+    assert quick_hits == 6  # turn.yaml and in/0001/turn.yaml at both limits, big.yaml and turns/../big.yaml at 1000

@@ -77,6 +77,15 @@ def receipt_rel(rel: str) -> str:
     return rel[: -len(".yaml")] + RECEIPT_SUFFIX
 
 
+def _is_seq_name(name: str) -> bool:
+    """A seq folder's name as pbem writes it: ASCII digits, zero-padded to four, no further leading zeros.
+
+    The same as `_COMMITTED_TURN.fullmatch(name) and _canonical(name, 4)`, without a regex or a
+    number formatted per folder (a long game lists a hundred of them per command).
+    """
+    return name.isdigit() and name.isascii() and (len(name) == 4 or (len(name) > 4 and name[0] != "0"))
+
+
 def _canonical(digits: str, width: int) -> bool:
     """`digits` is how pbem writes its number: zero-padded to `width`, no further leading zeros."""
     return digits == f"{int(digits):0{width}d}"
@@ -189,6 +198,44 @@ def commit_folder(final: Path, files: Mapping[str, bytes]) -> None:
     fsync_dir(final.parent)
 
 
+def _read_inside(path: str, root: str, max_bytes: int) -> bytes | None:
+    """The bytes of `path` if it is plainly a file of the archive rooted at the resolved `root`, else None.
+
+    The same test as `Archive._read_checked` (a regular file, no link as its last part, inside
+    the game dir once every link above it is followed, at most `max_bytes`) in a few system
+    calls: the file opened without following a link is the file looked at (same device and
+    inode), and where it really is comes from the open descriptor itself (Linux's
+    /proc/self/fd), so no folder can be swapped between the test and the read. None for
+    anything else, including no /proc: the caller then asks step by step, which says what is wrong.
+    """
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        opened = os.fstat(fd)
+        if opened.st_ino != info.st_ino or opened.st_dev != info.st_dev:
+            return None
+        real = os.readlink(f"/proc/self/fd/{fd}")
+        if not real.startswith(root.rstrip("/") + "/"):
+            return None
+        parts = [os.read(fd, opened.st_size + 1)]
+        size = len(parts[0])
+        while parts[-1]:  # to the end, as `Path.read_bytes` reads: the file may have grown
+            if size > max_bytes:
+                return None
+            parts.append(os.read(fd, 1 << 16))
+            size += len(parts[-1])
+        return b"".join(parts)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 @dataclass(frozen=True)
 class StoredFile:
     """One signed file in the archive, with its path relative to the game dir."""
@@ -230,6 +277,13 @@ class Archive:
     # --- reading --------------------------------------------------------------------------------
     def read(self, rel: str, max_bytes: int = MAX_ARCHIVED_BYTES) -> bytes:
         """A file of the archive: a regular file inside the game dir, of bounded size."""
+        if self._resolved_root is None:
+            self._resolved_root = self.root.resolve()
+        data = _read_inside(os.path.join(self.root, rel), os.fspath(self._resolved_root), max_bytes)
+        return data if data is not None else self._read_checked(rel, max_bytes)
+
+    def _read_checked(self, rel: str, max_bytes: int) -> bytes:
+        """`read` step by step, saying what is wrong (a file `_read_inside` passed over)."""
         path = self.path(rel)
         if self._resolved_root is None:
             self._resolved_root = self.root.resolve()
@@ -256,19 +310,19 @@ class Archive:
 
     def turn_seqs(self) -> list[int]:
         """Committed adjudications, in order."""
-        return self._numbered_dirs("turns")
+        return sorted(self._numbered_dirs("turns"))
 
     def latest_seq(self) -> int:
-        seqs = self.turn_seqs()
-        return seqs[-1] if seqs else 0
+        return max(self._numbered_dirs("turns"), default=0)
 
     def _numbered_dirs(self, top: str) -> list[int]:
-        base = self.root / top
-        if not base.is_dir():
+        """The seq folders under `top`, in the order the folder lists them."""
+        base = os.path.join(self.root, top)
+        try:
+            with os.scandir(base) as entries:
+                return [int(entry.name) for entry in entries if _is_seq_name(entry.name) and entry.is_dir()]
+        except (FileNotFoundError, NotADirectoryError):
             return []
-        with os.scandir(base) as entries:
-            return sorted(int(entry.name) for entry in entries
-                          if _COMMITTED_TURN.fullmatch(entry.name) and _canonical(entry.name, 4) and entry.is_dir())
 
     def _signed_names(self, folder: str, pattern: str) -> list[tuple[tuple[str, ...], str]]:
         """(match groups, rel path) of files under `folder` matching `pattern` that have a signature."""
