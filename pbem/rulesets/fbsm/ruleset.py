@@ -14,7 +14,7 @@ from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, Event, Resolution, Ruleset, State, Submission
 
-from . import fog, phases, sequence
+from . import phases, sequence
 from .context import DEFAULT_MAP, PACKAGED_MAPS, SIDES, Context, prepare, setup_of, tables_schema
 from .orders import STANDING_SCHEMA, order_kinds, order_schema, order_template
 from .state import NO_EFFECTS, NO_ONCE, normalize
@@ -101,10 +101,15 @@ class Fbsm(Ruleset[Context]):
         return phases.resolve(context, state, submissions, dice, decisions)
 
     # --- fog of war -----------------------------------------------------------------------------
+    # imported on use, with the event catalogue: a check or an intake shows nothing to anyone
     def view(self, context: Context, state: State, side: str) -> State:
+        from . import fog
+
         return fog.view(context, state, side)
 
     def visible(self, context: Context, event: Event, side: str) -> Event | None:
+        from . import fog
+
         return fog.visible(event, side)
 
     # --- bots -----------------------------------------------------------------------------------
