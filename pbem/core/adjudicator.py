@@ -19,7 +19,7 @@ from .game import WARN_FRACTION_PERCENT, Game, chain_secret, hidden_chain_seed, 
 from .game import next_block
 from .lapse import lapse_unanswered
 from .options import same_plain
-from .plaincopy import canonical_copy, copy_plain
+from .plaincopy import canonical_copy
 from .position import Position, current_position
 from .quickload import load_data
 from .schemafiles import load_schema
@@ -47,7 +47,11 @@ class AcceptedOrders:
 
 @dataclass
 class Outcome:
-    """What one run of resolution produced (complete, or stopped on a decision)."""
+    """What one run of resolution produced (complete, or stopped on a decision).
+
+    `state` is the state after the last phase; when a decision is pending it is not to be used
+    (the phase that asked may have changed it in place before asking).
+    """
 
     phase_seed: bytes
     state: State
@@ -97,9 +101,9 @@ def resolve_adjudication(rules: Rules, game_id: str, sides: Sequence[str], seq: 
             raise PbemError(f"{rules.ruleset.id}: more than {MAX_PHASES_PER_ADJUDICATION} automatic phases in a row")
         phase = rules.phase(state)
         try:
-            # `state` is always canonical here (a canonical copy, or made of canonical parts), so
-            # a structural copy gives the rules the very value a canonical copy would, for less
-            resolution = rules.resolve(copy_plain(state), submissions, dice, decisions)
+            # `state` is this function's own canonical copy, used for nothing once the phase is
+            # resolved: the rules get it as it is (they may change it in place)
+            resolution = rules.resolve(state, submissions, dice, decisions)
         except DecisionNeeded as need:
             pending = need.request
             break
