@@ -475,6 +475,48 @@ def cmd_bot(args: argparse.Namespace) -> int:
 # --- the parser ---------------------------------------------------------------------------------------
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter, asking how wide the terminal is only when it lays out help or an error.
+
+    argparse makes a formatter for every argument added (to check its metavar), and the stock one
+    asks `shutil` for the terminal's size each time: importing `shutil` (with bz2 and lzma) cost a
+    one-shot command about 2 ms. The layout is the stock one's, with the same width, read later.
+    """
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        self._asked = (indent_increment, max_help_position, width)
+        self._sized: tuple[int, int] | None = None
+        super().__init__(prog, indent_increment, max_help_position, width=0)  # 0: a stand-in, never read
+
+    def _size(self) -> tuple[int, int]:
+        """(width, max_help_position), worked out as `argparse.HelpFormatter.__init__` does."""
+        if self._sized is None:
+            indent, most, width = self._asked
+            if width is None:
+                import shutil
+
+                width = shutil.get_terminal_size().columns - 2
+            self._sized = (width, min(most, max(width - 20, indent * 2)))
+        return self._sized
+
+    @property
+    def _width(self) -> int:
+        return self._size()[0]
+
+    @_width.setter
+    def _width(self, stand_in: int) -> None:
+        pass
+
+    @property
+    def _max_help_position(self) -> int:
+        return self._size()[1]
+
+    @_max_help_position.setter
+    def _max_help_position(self, stand_in: int) -> None:
+        pass
+
+
 def _game_dir_arg(p: argparse.ArgumentParser, what: str = "the game directory (the folder holding game.yaml)") -> None:
     p.add_argument("game_dir", metavar="GAME_DIR", help=what)
 
@@ -608,12 +650,12 @@ def _args_verify_view(p: argparse.ArgumentParser) -> None:
 
 
 def _args_ledger(p: argparse.ArgumentParser) -> None:
-    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION", prog=p.prog)
     add = actions.add_parser("add", help="check and keep referee-signed files (each with its .sig)", epilog=EXIT_CODES,
-                             formatter_class=argparse.RawDescriptionHelpFormatter)
+                             formatter_class=_Formatter)
     add.add_argument("files", nargs="+", metavar="FILE", help="referee-signed files, each with its .sig")
     show = actions.add_parser("show", help="what the ledger holds, and any equivocation in it", epilog=EXIT_CODES,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+                              formatter_class=_Formatter)
     for q in (add, show):
         q.add_argument("--game", required=True, help=GAME_HELP)
         q.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
@@ -679,14 +721,15 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """
     parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator: signed orders, committed "
                                      "dice, fog-of-war views, full audit.", epilog=EXIT_CODES,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     formatter_class=_Formatter)
     parser.add_argument("--version", action="version", version=f"pbem {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # `prog` given, as argparse would lay it out: working it out lays out the usage (and sizes the terminal)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", prog=parser.prog)
     wanted = argv[0] if argv and argv[0] in _COMMANDS else None
     for name, (handler, help_text, add_arguments) in _COMMANDS.items():
         if wanted is None or name == wanted:
             p = sub.add_parser(name, help=help_text, description=help_text, epilog=EXIT_CODES,
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
+                               formatter_class=_Formatter)
             p.set_defaults(handler=handler)
             add_arguments(p)
     if wanted is not None:
@@ -701,7 +744,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     for choice in sub.choices.values():  # the same epilog on the commands added from elsewhere
         if choice.epilog is None:
             choice.epilog = EXIT_CODES
-            choice.formatter_class = argparse.RawDescriptionHelpFormatter
+            choice.formatter_class = _Formatter
     return parser
 
 
