@@ -1,7 +1,9 @@
 """What one side knows at one instant: all of its own units, and which hexes the enemy holds.
 
 Validation runs on a side's view and resolution on the master state; both build a `Board`, so
-movement, stacking, ZOC, range, LoS and spotting are judged by the same code either way. Of the
+movement, stacking, ZOC, range, LoS and spotting are judged by the same code either way. The two
+boards of one side at one instant are equal: an own unit's `z` is its level in its stack, as
+the view shows it (0 at the bottom; 0 off the map). Of the
 enemy a board holds only what the view shows: per occupied hex the number of units and the top
 unit (6.6). The own units, their stacks and simulated moves are the kit's `SideBoard`.
 """
@@ -15,7 +17,7 @@ from pbem.core.ruleset import State
 from pbem.rulesets.kit.board import SideBoard
 
 from .context import Context, other
-from .state import normalize
+from .state import levels, normalize
 from .zoc import in_zoc
 
 
@@ -40,11 +42,13 @@ class Board(SideBoard):
         tops: dict[str, tuple[int, str]] = {}
         for uid, unit in state["units"].items():
             if ctx.counters[uid].side == side:
-                own[uid] = {"hex": unit["hex"], "steps": unit["steps"], "status": unit["status"], "z": unit["z"]}
+                own[uid] = {"hex": unit["hex"], "steps": unit["steps"], "status": unit["status"], "z": 0}
             elif unit["status"] == "active":
                 enemy[unit["hex"]] = enemy.get(unit["hex"], 0) + 1
                 if unit["hex"] not in tops or unit["z"] > tops[unit["hex"]][0]:
                     tops[unit["hex"]] = (unit["z"], uid)
+        for uid, level in levels(state["units"], own).items():  # z as the side's view gives it
+            own[uid]["z"] = level
         enemy_top = {h: {"unit": uid, "steps": state["units"][uid]["steps"]} for h, (_, uid) in tops.items()}
         marched = {uid for uid in state["marched"] if uid in own}
         return cls(side=side, own=own, enemy=enemy, ctx=ctx, turn=state["turn"], phase=state["phase"],

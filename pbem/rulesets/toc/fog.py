@@ -23,7 +23,7 @@ from pbem.core.ruleset import State
 from . import victory
 from .context import Context
 from .events import EVENTS
-from .state import normalize
+from .state import levels, normalize
 
 
 def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
@@ -31,7 +31,6 @@ def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
     own: dict[str, Any] = {}
     enemy: dict[str, dict[str, Any]] = {}
     tops: dict[str, tuple[int, str]] = {}
-    levels: dict[str, list[tuple[int, str]]] = {}
     enemy_dead: list[str] = []
     enemy_surrounded: list[str] = []
     enemy_exited: list[str] = []
@@ -43,8 +42,6 @@ def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
             if unit.get("surrounded"):
                 entry["surrounded"] = True
             own[uid] = entry
-            if status == "active":
-                levels.setdefault(unit["hex"], []).append((unit["z"], uid))
             continue
         if status == "active":
             hex_id = unit["hex"]
@@ -55,9 +52,8 @@ def view(ctx: Context, state: State, side: str) -> dict[str, Any]:
             (enemy_surrounded if unit.get("surrounded") else enemy_dead).append(uid)
         elif status == "exited":
             enemy_exited.append(uid)
-    for items in levels.values():
-        for level, (_, uid) in enumerate(sorted(items)):
-            own[uid]["level"] = level
+    for uid, level in levels(state["units"], own).items():
+        own[uid]["level"] = level
     for hex_id, (_, uid) in tops.items():
         steps = state["units"][uid]["steps"]
         enemy[hex_id]["top"] = {"unit": uid, "steps": steps, **ctx.counters[uid].counter_face(steps)}

@@ -24,8 +24,10 @@ by its section; the first check that fails stops the order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, ClassVar
 
 from pbem.core.errors import Problem
 from pbem.core.ruleset import State
@@ -141,12 +143,69 @@ class Walker:
 
 
 def simulate(board: Board, orders: list[Any]) -> tuple[list[Problem], Plan]:
-    """Walk the orders on the board (which is changed); return the problems and the plan."""
+    """Walk the orders on the board (which is changed); return the problems and the plan.
+
+    A side's orders are walked when they are checked (on its view's board) and again when they
+    are resolved (on the master state's, which is the same board: see `board`); the second walk
+    of equal orders on an equal board is taken from the first (`Walked`).
+    """
+    key = Walked.key(board, orders)
+    memo: dict[bytes, Walked] = board.ctx.cache.setdefault("movement:walked", {})
+    walked = memo.get(key) if key is not None else None
+    if walked is not None:
+        return walked.replay(board)
     walker = Walker(board)
     problems: list[Problem] = []
     for index, order in enumerate(orders):
         problems += walker.apply(order, index)
+    if key is not None:
+        if len(memo) >= Walked.KEPT:
+            del memo[next(iter(memo))]
+        memo[key] = Walked(list(problems), copy_plan(walker.plan), {uid: dict(unit) for uid, unit in board.own.items()},
+                           board._top)
     return problems, walker.plan
+
+
+@dataclass(frozen=True)
+class Walked:
+    """What one walk of orders gave: its problems and plan, and the own units where it left them.
+
+    Kept in the game's context by a hash of everything the walk reads (the whole board and the
+    orders), so a board and orders with the same key walk to exactly this; each use gets copies.
+    """
+
+    problems: list[Problem]
+    plan: Plan
+    own: dict[str, dict[str, Any]]
+    top: int | None
+
+    KEPT: ClassVar[int] = 4  # a check and then its resolution are all that meet again
+
+    @staticmethod
+    def key(board: Board, orders: list[Any]) -> bytes | None:
+        """SHA-256 of the board's fields and the orders in canonical JSON (None: not plain data)."""
+        try:
+            text = json.dumps([board.side, board.turn, board.phase, board.sequence, board.own, board.enemy,
+                               board.enemy_top, sorted(board.marched), sorted(board.control), orders],
+                              sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError):
+            return None
+        return hashlib.sha256(text.encode("ascii")).digest()
+
+    def replay(self, board: Board) -> tuple[list[Problem], Plan]:
+        """The walk's outcome, the board left as the walk left it."""
+        for uid, unit in self.own.items():
+            board.own[uid].update(unit)
+        board._stacks, board._top = None, self.top
+        return list(self.problems), copy_plan(self.plan)
+
+
+def copy_plan(plan: Plan) -> Plan:
+    """A copy that shares nothing a later use may change (8.3 entries add columns, say)."""
+    return Plan(steps=[{key: list(value) if isinstance(value, list) else value for key, value in step.items()}
+                       for step in plan.steps],
+                units={uid: replace(info) for uid, info in plan.units.items()},
+                columns=dict(plan.columns))
 
 
 # --- one move order ------------------------------------------------------------------------------

@@ -89,3 +89,14 @@ def normalize(ctx: Context, state: State) -> State:
 def occupied(ctx: Context, state: State, side: str) -> set[str]:
     """The hexes `side` has units in."""
     return stacks.occupied(state, ctx.side_of, side)
+
+
+def levels(units: dict[str, dict[str, Any]], uids: Any) -> dict[str, int]:
+    """Each active unit's place in its own stack, 0 at the bottom (6.6: what its side sees of it);
+    `uids` picks the units of one side."""
+    by_hex: dict[str, list[tuple[int, str]]] = {}
+    for uid in uids:
+        unit = units[uid]
+        if unit["status"] == "active":
+            by_hex.setdefault(unit["hex"], []).append((unit["z"], uid))
+    return {uid: level for items in by_hex.values() for level, (_, uid) in enumerate(sorted(items))}
