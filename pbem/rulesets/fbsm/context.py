@@ -14,7 +14,7 @@ rule function receives that context and nothing in fbsm rebuilds it from a state
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from pbem.geometry.hexgrid import Hex, HexGrid, Line
 from pbem.geometry.hexmap import HexMap
@@ -77,8 +77,8 @@ def _map(spec: Any) -> HexMap:
 
 # --- counters ---------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Counter:
+# A NamedTuple, not a dataclass: about 0.1 ms to create at import instead of 0.5 (every command pays it).
+class Counter(NamedTuple):
     """One combat unit's printed values (2.5)."""
 
     id: str

