@@ -9,7 +9,7 @@ import pytest
 
 from pbem.core import yamlio
 from pbem.core.game import initial_state, load_game
-from pbem.rulesets.toc import fog
+from pbem.rulesets.toc import fog, phases
 from pbem.rulesets.toc.board import Board
 from pbem.rulesets.toc.context import Context, prepare
 from pbem.rulesets.toc.movement import Walked, simulate
@@ -46,6 +46,7 @@ def fresh(state: dict[str, Any]) -> Context:
 def test_the_sample_moves_units_often_enough_to_say_something() -> None:
     assert len(MOVES) >= 10
     assert {side for _, side, _ in MOVES} == {"german", "british"}
+    assert any("sequence" in orders[0] for _, _, orders in MOVES)  # (5.3, below)
 
 
 @pytest.mark.parametrize("state", list(recorded_states())[::3])
@@ -106,3 +107,21 @@ def test_orders_that_are_not_plain_data_are_walked_every_time() -> None:
     board = Board.from_state(fresh(state), state, side)
     assert Walked.key(board, orders + [{"move": {"a", "set"}}]) is None
     assert Walked.key(board, orders + [{"path": [float("nan")]}]) is None
+
+
+NAMING = [(state, side, orders) for state, side, orders in MOVES if "sequence" in orders[0]]
+
+
+@pytest.mark.parametrize("index", range(len(NAMING)))
+def test_moves_after_the_sequence_is_named_are_judged_as_when_walked_with_it(index: int) -> None:
+    """5.3: the British orders that name the sequence are walked without the naming order, and
+    each problem still names the order it is about (here a move past the last legal one)."""
+    state, side, orders = NAMING[index]
+    view = fog.view(fresh(state), state, side)
+    unit = next(uid for uid, held in view["units"].items() if held["status"] == "active")
+    carried = [order for order in orders if "next_phase" in order]  # (the last order, if any)
+    moves = [order for order in orders if "next_phase" not in order]
+    wrong = moves + [{"move": [unit], "path": ["0101", "9999"]}] + carried
+    walked, _ = simulate(Board.from_view(fresh(state), view), wrong)  # the naming order walked too
+    assert walked and walked[-1].order == len(moves)
+    assert phases.validate(fresh(state), view, side, wrong) == walked
