@@ -8,7 +8,6 @@ terrain types as a game's tables do ("built up": residential and industrial).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Container, Iterable, Mapping
 
 from pbem.core.errors import PbemError, Problem
@@ -65,20 +64,26 @@ def side_key(a: str, b: str) -> HexSide:
     return (a, b) if a < b else (b, a)
 
 
-@dataclass
 class HexIndex:
-    """The map's hexes by printed id: terrain, features, neighbours, cube coordinates, hexsides, sets."""
+    """The map's hexes by printed id: terrain, features, neighbours, cube coordinates, hexsides, sets.
 
-    map: HexMap
-    terrain_of: dict[str, str]
-    features_of: dict[str, tuple[str, ...]]
-    neighbours_of: dict[str, tuple[str, ...]]
-    cube_of: dict[str, tuple[int, int, int]]
-    sides_of: dict[HexSide, tuple[str, ...]]
-    sets: dict[str, tuple[str, ...]]
-    _clear: dict[tuple[str, str, SplitRule], bool] = field(default_factory=dict)
-    _lines: dict[tuple[str, str], Line] = field(default_factory=dict)
-    _between: dict[tuple[str, str, str, SplitRule], bool] = field(default_factory=dict)
+    A plain class (built by `of`), not a dataclass: creating one at import costs every command about
+    half a millisecond, and an index is never compared or printed.
+    """
+
+    def __init__(self, map: HexMap, terrain_of: dict[str, str], features_of: dict[str, tuple[str, ...]],
+                 neighbours_of: dict[str, tuple[str, ...]], cube_of: dict[str, tuple[int, int, int]],
+                 sides_of: dict[HexSide, tuple[str, ...]], sets: dict[str, tuple[str, ...]]) -> None:
+        self.map = map
+        self.terrain_of = terrain_of
+        self.features_of = features_of
+        self.neighbours_of = neighbours_of
+        self.cube_of = cube_of
+        self.sides_of = sides_of
+        self.sets = sets
+        self._clear: dict[tuple[str, str, SplitRule], bool] = {}
+        self._lines: dict[tuple[str, str], Line] = {}
+        self._between: dict[tuple[str, str, str, SplitRule], bool] = {}
 
     @classmethod
     def of(cls, hexmap: HexMap) -> "HexIndex":
