@@ -13,7 +13,6 @@ from . import chance, options, yamlio
 from .doccache import load_checked
 from .errors import PbemError, Problem
 from .orders import Expectation, orders_problems
-from .quickload import quick_load
 from .ruleset import Ruleset, Rules, available, get as get_ruleset, rules_for
 
 if TYPE_CHECKING:
@@ -106,9 +105,12 @@ def check_orders(view: ViewFile, orders_path: Path | str) -> list[Problem]:
     """The player's own pre-check: schema and every rule the view lets it check."""
     data = yamlio.read_file(orders_path)
     expect = view.expectation()
-    quick = quick_load(data)  # a file pbem wrote: no problem found this way is the answer
-    if quick is not None and not orders_problems(yamlio.Document(quick, str(orders_path)), view.rules, expect,
-                                                 view.doc["state"]):
+    try:
+        quick = yamlio.load_plain(data)  # what the strict loader reads: no problem found this way is the answer
+    except yamlio.NotPlain:
+        quick = None
+    if type(quick) is dict and not orders_problems(yamlio.Document(quick, str(orders_path)), view.rules, expect,
+                                                   view.doc["state"]):
         return []
     doc = yamlio.load_bytes(data, str(orders_path))  # problems are told with their line and column
     return orders_problems(doc, view.rules, expect, view.doc["state"])

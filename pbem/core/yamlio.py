@@ -60,6 +60,10 @@ __all__ = [
     "Mark",
     "Document",
     "load_bytes",
+    "load_packaged",
+    "load_plain",
+    "NotPlain",
+    "read_packaged",
     "load_file",
     "read_file",
     "dump",
@@ -643,8 +647,8 @@ def load_file(path: Path | str, *, max_bytes: int = MAX_FILE_BYTES) -> Document:
 # Files shipped inside pbem
 
 
-class _NotPlain(Exception):
-    """A packaged file that `load_packaged` leaves to the strict loader."""
+class NotPlain(Exception):
+    """A document `load_plain` leaves to the strict loader."""
 
 
 _NO_KEY: Any = object()  # a mapping waiting for its next key
@@ -678,20 +682,21 @@ def load_packaged(data: bytes, file: str) -> Any:
     tests/test_speed_yaml.py checks both give equal data, types included, for every packaged file.
     """
     try:
-        return _plain_load(data)
-    except _NotPlain:
+        return load_plain(data)
+    except NotPlain:
         return load_bytes(data, file).data
 
 
-def _plain_load(data: bytes) -> Any:
+def load_plain(data: bytes) -> Any:
+    """What `load_bytes(data, ...).data` gives, read quickly (as `load_packaged` says), or NotPlain."""
     if len(data) > MAX_FILE_BYTES:
-        raise _NotPlain
+        raise NotPlain
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise _NotPlain from None
+        raise NotPlain from None
     if text.startswith("\ufeff") or "\\" in text or _NON_PRINTABLE_RE.search(text):
-        raise _NotPlain
+        raise NotPlain
     scalar_event, mapping_start, sequence_start = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
     ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
     open_nodes: list[Any] = []  # the open lists and mappings, innermost last
@@ -704,13 +709,13 @@ def _plain_load(data: bytes) -> Any:
             kind = type(event)
             if kind is scalar_event or kind is mapping_start or kind is sequence_start:
                 if event.tag is not None or event.anchor is not None:
-                    raise _NotPlain
+                    raise NotPlain
                 nodes += 1
                 if nodes > MAX_NODES:
-                    raise _NotPlain
+                    raise NotPlain
                 if kind is not scalar_event:
                     if len(open_nodes) >= MAX_DEPTH:
-                        raise _NotPlain
+                        raise NotPlain
                     open_nodes.append({} if kind is mapping_start else [])
                     keys.append(_NO_KEY)
                     continue
@@ -724,7 +729,7 @@ def _plain_load(data: bytes) -> Any:
                 documents += 1
                 continue
             elif kind is yaml.AliasEvent:
-                raise _NotPlain
+                raise NotPlain
             else:  # stream start and end, document end
                 continue
             if not open_nodes:
@@ -735,15 +740,15 @@ def _plain_load(data: bytes) -> Any:
                 top.append(value)
             elif keys[-1] is _NO_KEY:
                 if type(value) is not str or value in top:
-                    raise _NotPlain
+                    raise NotPlain
                 keys[-1] = value
             else:
                 top[keys[-1]] = value
                 keys[-1] = _NO_KEY
     except (yaml.YAMLError, _Refused):
-        raise _NotPlain from None
+        raise NotPlain from None
     if documents != 1 or root is _NO_KEY:
-        raise _NotPlain
+        raise NotPlain
     return root
 
 
