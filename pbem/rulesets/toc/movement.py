@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from pbem.core.errors import Problem
@@ -204,7 +204,7 @@ def copy_plan(plan: Plan) -> Plan:
     """A copy that shares nothing a later use may change (8.3 entries add columns, say)."""
     return Plan(steps=[{key: list(value) if isinstance(value, list) else value for key, value in step.items()}
                        for step in plan.steps],
-                units={uid: replace(info) for uid, info in plan.units.items()},
+                units={uid: Unit(**vars(info)) for uid, info in plan.units.items()},
                 columns=dict(plan.columns))
 
 
