@@ -160,3 +160,45 @@ def test_kept_turns_are_the_checked_ones(finished_duel: DemoGame) -> None:
     changed = data.replace(b"kind: turn\n", b"kind: tune\n")
     with pytest.raises(SchemaError, match="kind"):
         doccache.load_checked(changed, turn_rel(1), "turn")  # other bytes: checked again, and refused
+
+
+def test_kept_signatures_answer_only_the_same_question(finished_duel: DemoGame) -> None:
+    from pbem.core import signing
+    from pbem.core.game import load_game
+
+    doccache.forget()
+    game = load_game(finished_duel.root)
+    data = (finished_duel.root / turn_rel(1)).read_bytes()
+    signature = (finished_duel.root / (turn_rel(1) + ".sig")).read_text()
+    referee = {"referee": game.referee_key}
+    assert doccache.verified_signer(data, signature, game.turn_namespace(), referee, file="t") == "referee"
+    assert doccache.verified_signer(data, signature, game.turn_namespace(), referee, file="t") == "referee"
+    other_sig = (finished_duel.root / (turn_rel(2) + ".sig")).read_text()
+    for changed in ((data + b"\n", signature, game.turn_namespace(), referee),
+                    (data, other_sig, game.turn_namespace(), referee),
+                    (data, signature, game.orders_namespace(), referee),
+                    (data, signature, game.turn_namespace(), {"referee": game.side_keys[game.sides[0]]})):
+        with pytest.raises(signing.SignatureError):
+            doccache.verified_signer(*changed, file="t")  # a different question: checked, and refused
+        with pytest.raises(signing.SignatureError):
+            doccache.verified_signer(*changed, file="t")  # and again: a refusal is never kept
+    doccache.remember_signature(b"made here", "sig", "ns", referee, "referee")
+    assert doccache.verified_signer(b"made here", "sig", "ns", referee, file="t") == "referee"
+    doccache.forget()
+    with pytest.raises(signing.SignatureError):
+        doccache.verified_signer(b"made here", "sig", "ns", referee, file="t")
+
+
+def test_a_remembered_turn_with_its_state_json_reads_back_as_the_file(finished_duel: DemoGame) -> None:
+    import copy
+    import json
+
+    for seq in (1, 2):
+        doccache.forget()
+        data = (finished_duel.root / turn_rel(seq)).read_bytes()
+        doc = yamlio.load_bytes(data, "t").data
+        doccache.remember("turn", data, copy.deepcopy(doc), chance.canonical_json(doc["state"]))
+        for _ in range(2):
+            kept = doccache.load_checked(data, turn_rel(seq), "turn")
+            assert json.dumps(kept) == json.dumps(doc) and repr(kept) == repr(doc)  # key order and types too
+            kept["state"].clear()  # a caller changing its copy changes nothing kept

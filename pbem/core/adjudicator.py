@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from . import chance, clock, schemas, signing, yamlio
 from .archive import Archive, commit_folder, seq_dir, view_rel
-from .doccache import remember
+from .doccache import remember, remember_signature
 from .errors import ArchiveError, OrdersError, PbemError, Problem
 from .game import WARN_FRACTION_PERCENT, Game, chain_secret, hidden_chain_seed, load_game
 from .game import next_block
@@ -248,8 +248,11 @@ def request_rel(seq: int, index: int) -> str:
 def turn_document(game: Game, seq: int, previous_hash: str, seed: bytes, outcome: Outcome,
                   accepted: Mapping[str, AcceptedOrders], awaited: Sequence[str], decisions: Mapping[int, DecisionFile],
                   rules: Rules, hidden: bytes | None = None, enforced: str | None = None,
-                  next_deadline: str | None = None) -> dict[str, Any]:
-    """The master record. `enforced`: the deadline a missing side missed; `next_deadline`: the next one."""
+                  next_deadline: str | None = None, state_json: bytes | None = None) -> dict[str, Any]:
+    """The master record. `enforced`: the deadline a missing side missed; `next_deadline`: the next one.
+
+    `state_json`: `chance.canonical_json(outcome.state)`, if the caller has it already.
+    """
     orders: list[dict[str, Any]] = []
     for side in game.sides:
         if side in accepted:
@@ -283,7 +286,7 @@ def turn_document(game: Game, seq: int, previous_hash: str, seed: bytes, outcome
         "dice": dice,
         "events": outcome.events,
         "state": outcome.state,
-        "state_sha256": chance.state_hash(outcome.state),
+        "state_sha256": chance.state_hash(outcome.state) if state_json is None else chance.file_hash(state_json),
         "next": next_block(rules, outcome.state, next_deadline),
     }
 
@@ -361,17 +364,21 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
     if outcome.pending is not None:
         return _await_decision(archive, game, seq, position.previous_hash, outcome.pending, decisions, referee,
                                warnings, moment)
+    state_json = chance.canonical_json(outcome.state)  # hashed in the turn, and kept with it in memory
     turn = turn_document(game, seq, position.previous_hash, seed, outcome, accepted, awaited, decisions, rules,
-                         hidden, position.deadline, game.deadline_after(moment))
+                         hidden, position.deadline, game.deadline_after(moment), state_json)
     turn_bytes = yamlio.dump(turn).encode("utf-8")
     previous_views = {side: chance.file_hash(archive.read(view_rel(seq - 1, side))) for side in game.sides}
     views = render_views(rules, game, turn, turn_bytes, previous_views)
-    files = {"turn.yaml": turn_bytes, "turn.yaml.sig": signing.sign(turn_bytes, referee, game.turn_namespace()).encode()}
+    turn_signature = signing.sign(turn_bytes, referee, game.turn_namespace())
+    files = {"turn.yaml": turn_bytes, "turn.yaml.sig": turn_signature.encode()}
     for side, data in views.items():
         files[f"{side}.yaml"] = data
         files[f"{side}.yaml.sig"] = signing.sign(data, referee, game.turn_namespace()).encode()
     commit_folder(archive.path(f"turns/{seq_dir(seq)}"), files)
-    remember("turn", turn_bytes, turn)  # the next adjudication's position, without reading it back
+    # the next adjudication's position, without reading it back or checking the signature just made
+    remember("turn", turn_bytes, turn, state_json)  # the state is resolution's canonical copy
+    remember_signature(turn_bytes, turn_signature, game.turn_namespace(), {"referee": game.referee_key}, "referee")
     written = tuple(f"turns/{seq_dir(seq)}/{name}" for name in files if not name.endswith(".sig"))
     return AdjudicationReport(seq, True, f"adjudication {seq} done: {', '.join(outcome.phases) or 'no phase'}",
                               written, tuple(warnings))

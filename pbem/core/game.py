@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from .. import __version__
 from . import chance, clock, schemas, signing, yamlio
 from .archive import HIDDEN_SECRET_FILE, SECRET_DIR, Archive, commit_folder
-from .doccache import load_checked
+from .doccache import load_checked, verified_signer
 from .errors import ArchiveError, PbemError, Problem
 from .ruleset import STANDING_KEY, Ruleset, Rules, State, get as get_ruleset, start
 from .views import initial_view
@@ -113,8 +113,8 @@ def load_game(root: Path | str) -> Game:
     stored = archive.read_signed("game.yaml")
     doc = load_checked(stored.data, str(archive.game_file), "game")
     referee = doc["referee"]["key"]
-    signing.verify(stored.data, stored.signature, signing.namespace("turn", doc["game"]),
-                   {"referee": referee}, file=str(archive.game_file))
+    verified_signer(stored.data, stored.signature, signing.namespace("turn", doc["game"]), {"referee": referee},
+                    file=str(archive.game_file))
     hidden = doc.get("hidden_chain")
     if hidden and hidden["length"] != doc["seed_chain"]["length"]:
         raise ArchiveError(f"{archive.game_file}: hidden_chain.length must equal seed_chain.length (they run out "

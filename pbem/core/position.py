@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import chance, signing
+from . import chance
 from .archive import Archive, turn_rel, view_rel
-from .doccache import load_checked
+from .doccache import load_checked, verified_signer
 from .game import Game, initial_state, next_block
 from .orders import Expectation
 from .ruleset import Ruleset, Rules, State, rules_for
@@ -16,8 +16,8 @@ from .ruleset import Ruleset, Rules, State, rules_for
 def load_turn(archive: Archive, game: Game, seq: int) -> tuple[dict[str, Any], bytes]:
     """Turn file `seq`, its referee signature checked."""
     stored = archive.read_signed(turn_rel(seq))
-    signing.verify(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key},
-                   file=stored.rel)
+    verified_signer(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key},
+                    file=stored.rel)
     return load_checked(stored.data, stored.rel, "turn"), stored.data
 
 
@@ -95,6 +95,6 @@ def announced_deadline(archive: Archive, game: Game) -> str | None:
     """The deadline view 0 announced for the first orders (every side's view 0 says the same)."""
     rel = view_rel(0, game.sides[0])
     stored = archive.read_signed(rel)
-    signing.verify(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key}, file=rel)
+    verified_signer(stored.data, stored.signature, game.turn_namespace(), {"referee": game.referee_key}, file=rel)
     deadline = load_checked(stored.data, rel, "view")["next"].get("deadline")
     return str(deadline) if deadline is not None else None
