@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import Any
+
 import pytest
+import yaml
+
+from pbem.core import yamlio
+from pbem.rulesets.kit import tables
 
 from pbem.geometry.hexmap import HexMap
 from pbem.rulesets.kit.hexboard import HexIndex, load_map
@@ -51,3 +59,90 @@ def test_an_omitted_hex_is_nobody_s_neighbour() -> None:
     assert "0202" not in index.terrain_of
     assert all("0202" not in around and "0401" not in around for around in index.neighbours_of.values())
     assert index.terrain("0101") == "woods" and index.terrain("0102") == "clear"
+
+
+# --- kept copies of packaged files (kit.tables): used only for the exact bytes and reader they came from ------
+
+PACKAGED = [("pbem.rulesets.fbsm.data", "map.yaml"), ("pbem.rulesets.fbsm.data", "tables.yaml"),
+            ("pbem.rulesets.toc.data", "oob.yaml"), ("pbem.rulesets.bst.data", "terrain.yaml")]
+
+
+def _typed(value: Any) -> Any:
+    if type(value) is dict:
+        return ("dict", [(key, _typed(item)) for key, item in value.items()])
+    if type(value) is list:
+        return ("list", [_typed(item) for item in value])
+    return (type(value).__name__, value)
+
+
+@pytest.fixture
+def byte_code_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Python writing byte-code under a scratch PYTHONPYCACHEPREFIX, so kept copies go there."""
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    return tmp_path
+
+
+def _read(package: str, name: str) -> Any:
+    return tables.packaged_yaml.__wrapped__(package, name)  # without the in-process memo
+
+
+def _strict(package: str, name: str) -> Any:
+    return yamlio.load_bytes(yamlio.read_packaged(package, name), name).data
+
+
+@pytest.mark.parametrize("package,name", PACKAGED)
+def test_a_kept_copy_reads_as_the_strict_loader_reads(byte_code_cache: Path, package: str, name: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _read(package, name)
+    assert len(list(byte_code_cache.rglob("*.json"))) == 1
+    monkeypatch.setattr(yamlio, "load_packaged", _never)  # the second read takes the kept copy
+    assert _typed(_read(package, name)) == _typed(first) == _typed(_strict(package, name))
+
+
+def _never(data: bytes, file: str) -> Any:
+    raise AssertionError("read again although a good copy was kept")
+
+
+def test_no_copy_is_kept_when_python_writes_no_byte_code(byte_code_cache: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    _read(*PACKAGED[0])
+    assert not list(byte_code_cache.rglob("*.json"))
+
+
+def test_a_copy_of_other_bytes_or_another_reader_is_not_used(byte_code_cache: Path) -> None:
+    path = yamlio.packaged_file(*PACKAGED[1])
+    assert path is not None
+    data = yamlio.read_packaged(*PACKAGED[1])
+    tables.keep_copy(path, data, {"hostile": True})
+    assert tables.kept_copy(path, data) == {"hostile": True}  # a copy is trusted as the byte-code beside it is
+    assert tables.kept_copy(path, data + b"\n# changed\n") is None  # stale: the file's bytes changed
+    assert tables.kept_copy_path(path, data) != tables.kept_copy_path(path, data + b" ")
+    tables._reader_key.cache_clear()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(yaml, "__version__", "0.0.0")  # another reader
+            assert tables.kept_copy(path, data) is None
+    finally:
+        tables._reader_key.cache_clear()
+
+
+@pytest.mark.parametrize("damage", ["body", "header", "truncated", "empty", "not json"])
+def test_a_damaged_copy_is_passed_over_and_the_file_read_again(byte_code_cache: Path, damage: str) -> None:
+    package, name = PACKAGED[1]
+    path = yamlio.packaged_file(package, name)
+    assert path is not None
+    data = yamlio.read_packaged(package, name)
+    _read(package, name)
+    kept = Path(tables.kept_copy_path(path, data))
+    text = kept.read_bytes()
+    header, _, body = text.partition(b"\n")
+    damaged = {"body": header + b"\n" + body.replace(b"true", b"false", 1),
+               "header": header.replace(b'"body": "', b'"body": "0', 1) + b"\n" + body,
+               "truncated": text[:-10], "empty": b"", "not json": header + b"\n{"}[damage]
+    assert damaged != text
+    kept.write_bytes(damaged)
+    assert tables.kept_copy(path, data) is None
+    assert _typed(_read(package, name)) == _typed(_strict(package, name))
+    assert kept.read_bytes() == text  # and kept again, whole

@@ -63,6 +63,7 @@ __all__ = [
     "load_packaged",
     "load_plain",
     "NotPlain",
+    "packaged_file",
     "read_packaged",
     "load_file",
     "read_file",
@@ -654,18 +655,26 @@ class NotPlain(Exception):
 _NO_KEY: Any = object()  # a mapping waiting for its next key
 
 
+def packaged_file(package: str, name: str) -> str | None:
+    """Where a data file shipped inside a package is on disk, or None (a package in a zip, say)."""
+    module = importlib.import_module(package)
+    for folder in getattr(module, "__path__", ()):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
 def read_packaged(package: str, name: str) -> bytes:
     """The bytes of a data file shipped inside a package, read straight from its folder when it is one.
 
     `importlib.resources` (which also reads from a zip) costs a one-shot command a few ms of imports;
     it is used only when the package is not a folder on disk.
     """
-    module = importlib.import_module(package)
-    for folder in getattr(module, "__path__", ()):
-        path = os.path.join(folder, name)
-        if os.path.isfile(path):
-            with open(path, "rb") as handle:
-                return handle.read()
+    path = packaged_file(package, name)
+    if path is not None:
+        with open(path, "rb") as handle:
+            return handle.read()
     from importlib import resources
 
     return resources.files(package).joinpath(name).read_bytes()

@@ -8,6 +8,10 @@ assumed ones, so an assumed number is never passed off as the publisher's.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
+import os
+import sys
 from functools import lru_cache
 from typing import Any, Mapping, NamedTuple
 
@@ -28,10 +32,91 @@ def packaged_yaml(package: str, name: str) -> Any:
     """A YAML data file shipped inside a package, read once. Shared: never mutate it.
 
     Shipped with the code and as trusted, so read by `yamlio.load_packaged`: the strict loader's data,
-    built without its marks (a scenario's own map or tables always go through the strict loader).
+    built without its marks (a scenario's own map or tables always go through the strict loader),
+    and kept on disk beside the package's byte-code (`kept_copy`) for the next process.
     """
+    path = yamlio.packaged_file(package, name)
     data = yamlio.read_packaged(package, name)
-    return yamlio.load_packaged(data, f"{package.replace('.', '/')}/{name}")
+    if path is not None:
+        kept = kept_copy(path, data)
+        if kept is not None:
+            return kept
+    found = yamlio.load_packaged(data, f"{package.replace('.', '/')}/{name}")
+    if path is not None and type(found) is dict:
+        keep_copy(path, data, found)
+    return found
+
+
+# --- kept copies ---------------------------------------------------------------------------------------
+#
+# Reading fbsm's map and tables cost every command about 4.5 ms of parsing. What they read to is kept as
+# JSON where Python keeps the package's byte-code (`__pycache__`, or under PYTHONPYCACHEPREFIX), written
+# only when Python writes byte-code. Whoever can write there can already change the code Python runs,
+# so a copy kept there is no less trusted than the code. A copy is used only if its name and its header
+# name the exact bytes it was read from (SHA-256) and the reader that read them (pbem's version,
+# PyYAML's, and the SHA-256 of yamlio's source), and its body has the SHA-256 its header gives: a copy
+# of other bytes, of another reader or damaged is passed over, and the file is read again.
+
+
+@lru_cache(maxsize=None)
+def _reader_key() -> str:
+    """What decides what a packaged file reads to: pbem's and PyYAML's versions and yamlio's source."""
+    import yaml
+
+    from pbem import __version__
+
+    with open(yamlio.__file__, "rb") as handle:
+        source = handle.read()
+    return hashlib.sha256(f"{__version__}/{yaml.__version__}/".encode() + source).hexdigest()[:16]
+
+
+def kept_copy_path(path: str, data: bytes) -> str:
+    """Where the kept copy of the packaged file at `path`, holding `data`, is (or would be)."""
+    import importlib.util
+
+    byte_code = importlib.util.cache_from_source(path + ".py")  # where Python would keep byte-code for it
+    return f"{byte_code[:-len('.pyc')]}.{_reader_key()}.{hashlib.sha256(data).hexdigest()}.json"
+
+
+def _header(data: bytes, body: bytes) -> bytes:
+    return json.dumps({"source": hashlib.sha256(data).hexdigest(), "reader": _reader_key(),
+                       "body": hashlib.sha256(body).hexdigest()}, sort_keys=True).encode("utf-8")
+
+
+def kept_copy(path: str, data: bytes) -> dict[str, Any] | None:
+    """What the packaged file at `path` (holding `data`) read to, from its kept copy; None if there is
+    no copy, or it is of other bytes, of another reader, or damaged."""
+    try:
+        with open(kept_copy_path(path, data), "rb") as handle:
+            header, _, body = handle.read().partition(b"\n")
+    except (OSError, ValueError):
+        return None
+    if header != _header(data, body):
+        return None
+    try:
+        found = json.loads(body)
+    except ValueError:
+        return None
+    return found if type(found) is dict else None
+
+
+def keep_copy(path: str, data: bytes, found: dict[str, Any]) -> None:
+    """Keep what the packaged file at `path` read to, if Python writes byte-code (any failure: no copy)."""
+    if sys.dont_write_bytecode:
+        return
+    body = json.dumps(found, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    target = kept_copy_path(path, data)
+    temporary = f"{target}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(temporary, "wb") as handle:
+            handle.write(_header(data, body) + b"\n" + body)
+        os.replace(temporary, target)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
 
 
 def has_provenance(node: Any) -> bool:
