@@ -11,7 +11,9 @@ the orders files (and still verifies every signature). Target: audit / tight flo
 The old floor (every file parsed) is reported too, and the ratio of the least CPU time each
 took over the rounds (the steadiest figure when other jobs load the machine unevenly).
 
-    python bench/audit_ratio.py [--ruleset fbsm --ruleset toc] [--repeat 5]
+    python bench/audit_ratio.py [--ruleset fbsm --ruleset toc] [--repeat 5] [--keep DIR]
+
+`--keep DIR` leaves each benchmark game in DIR/<ruleset>/game (a new folder), to profile its audit.
 
 The game is a complete bot game (fixed chain secret), like `pbem demo`.
 """
@@ -75,17 +77,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ruleset", action="append", help="fbsm, toc, bob (repeatable; default: all three)")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--keep", type=Path, help="leave each game in KEEP/<ruleset>/game")
     args = parser.parse_args()
     failed = False
     for ruleset_id in args.ruleset or ["fbsm", "toc", "bob"]:
-        failed |= not measure(ruleset_id, args.repeat)
+        failed |= not measure(ruleset_id, args.repeat, args.keep)
     return 1 if failed else 0
 
 
-def measure(ruleset_id: str, repeat: int) -> bool:
+def measure(ruleset_id: str, repeat: int, keep: Path | None = None) -> bool:
     """One ruleset's table; False if its game does not pass audit."""
     with tempfile.TemporaryDirectory() as tmp:
-        game = play_bot_game(ruleset_id, Path(tmp))
+        workdir = Path(tmp) if keep is None else keep / ruleset_id
+        if keep is not None:
+            if workdir.exists():
+                print(f"--keep: {workdir} already exists; give a new folder")
+                return False
+            workdir.mkdir(parents=True)
+        game = play_bot_game(ruleset_id, workdir)
         root = game.root
         turns = len(list((root / "turns").iterdir()))
         problems = audit(root)
