@@ -27,15 +27,17 @@ import re
 import stat
 import struct
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal, Mapping, NamedTuple
-
-from cryptography.exceptions import InvalidSignature, InvalidTag
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from typing import TYPE_CHECKING, Literal, Mapping, NamedTuple
 
 from pbem.core.errors import KeyFileError, Problem, SignatureError
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+# cryptography is imported where a key is opened or made, or a signature checked (about 10 ms of a
+# command's start): modules that only might check a signature import this one at no such cost.
 
 __all__ = [
     "ArmoredBlock",
@@ -187,6 +189,8 @@ def _ed25519_raw(blob: bytes) -> bytes:
 
 
 def _ed25519_public(blob: bytes) -> Ed25519PublicKey:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         return Ed25519PublicKey.from_public_bytes(_ed25519_raw(blob))
     except _WireError:
@@ -271,8 +275,7 @@ _KEY_MAGIC = b"openssh-key-v1\x00"
 _PLAIN_BLOCK = 8  # OpenSSH pads an unencrypted private section to 8 bytes
 
 
-@dataclass(frozen=True)
-class SigningKey:
+class SigningKey(NamedTuple):
     """An opened Ed25519 private key and its public line (with the key's comment)."""
 
     private: Ed25519PrivateKey
@@ -304,6 +307,8 @@ def generate_keypair(comment: str, private: Ed25519PrivateKey | None = None) -> 
     # ssh-keygen fills the check integers with random bytes; so do we, except for a given key,
     # whose file then comes out the same every time (a demo seed replays its key files too).
     if private is None:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         private = Ed25519PrivateKey.generate()
         checkint = int.from_bytes(os.urandom(4), "big")
     else:
@@ -359,8 +364,8 @@ def write_keypair(name: str, out_dir: Path, private: Ed25519PrivateKey | None = 
     return private_path, public_path
 
 
-# The private records of this module are NamedTuples: creating a dataclass at import costs every
-# one-shot command about half a millisecond, a NamedTuple a fifth of that.
+# The records of this module are NamedTuples: creating a dataclass at import costs every one-shot
+# command about half a millisecond, a NamedTuple a fifth of that.
 class _KeyCipher(NamedTuple):
     """How OpenSSH encrypts a private section with this cipher (cipher.c)."""
 
@@ -467,6 +472,7 @@ def _passphrase(given: bytes | None, file: str) -> tuple[bytes, str]:
 
 def _chacha20_poly1305_open(key: bytes, section: bytes, tag: bytes) -> bytes:
     """OpenSSH's chacha20-poly1305@openssh.com with sequence number 0 and no length field."""
+    from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
     from cryptography.hazmat.primitives.poly1305 import Poly1305
 
@@ -512,6 +518,7 @@ def _decrypt_section(container: _Container, passphrase: bytes, file: str) -> byt
 
 def _aes_gcm_open(key: bytes, iv: bytes, section: bytes, tag: bytes) -> bytes:
     """aes*-gcm@openssh.com: no associated data, the tag follows the section."""
+    from cryptography.exceptions import InvalidTag
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
     decryptor = Cipher(algorithms.AES(key), modes.GCM(iv, tag)).decryptor()
@@ -555,6 +562,8 @@ def _read_private_section(section: bytes, container: _Container, file: str) -> S
         raise _WireError("the padding after the private part is wrong")
     if len(secret) != 64 or secret[32:] != raw or _ed25519_blob(raw) != container.public_blob:
         raise _WireError("the private and public halves do not belong together")
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     private = Ed25519PrivateKey.from_private_bytes(secret[:32])
     if _raw_public(private) != raw:
         raise _WireError("the private key does not produce its stated public key")
@@ -818,6 +827,8 @@ def verify(
     in `allowed`'s order is returned. Every failure is a SignatureError saying which
     check failed; a signature that fits neither the data is a SignatureMismatch.
     """
+    from cryptography.exceptions import InvalidSignature
+
     parsed = _parse_sshsig(_dearmor_signature(signature, file), file)
     public = _check_algorithms(parsed, file)
     signer, key_problem = _signer(public.public_bytes_raw(), allowed, others)
@@ -890,8 +901,7 @@ def armor(text: bytes, signature: str, name: str | None = None) -> str:
     return begin + "\n" + header + "\n" + body + _normalise_signature(signature) + end + "\n"
 
 
-@dataclass(frozen=True)
-class ArmoredBlock:
+class ArmoredBlock(NamedTuple):
     """One armored PBEM file found in a carrier (mail body, forum post, file)."""
 
     name: str | None  # from the Name: header, if any
