@@ -227,3 +227,27 @@ def test_quick_read_gives_the_checked_reads_answer(tmp_path: Path) -> None:
                 quick_hits += 1
                 assert quick == checked
     assert quick_hits == 6  # turn.yaml and in/0001/turn.yaml at both limits, big.yaml and turns/../big.yaml at 1000
+
+
+def test_sweep_leaves_the_folders_of_committed_seqs_alone(tmp_path: Path) -> None:
+    """Only the last command can have left a temporary, and it wrote only into the seq under way."""
+    from pbem.core.archive import TMP_PREFIX, Archive
+
+    root = tmp_path / "game"
+    (root / "turns" / "0003").mkdir(parents=True)
+    (root / "game.yaml").write_bytes(b"x")
+    closed = [root / "orders" / "0002" / f"{TMP_PREFIX}a", root / "decisions" / "0003" / f"{TMP_PREFIX}b" / "c"]
+    open_ = [root / "orders" / "0004" / f"{TMP_PREFIX}d", root / "decisions" / "0004" / f"{TMP_PREFIX}e" / "f",
+             root / "orders" / f"{TMP_PREFIX}g", root / "orders" / "odd" / f"{TMP_PREFIX}h", root / f"{TMP_PREFIX}i"]
+    for path in closed + open_:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+    archive = Archive(root)
+    assert archive.latest_seq() == 3
+    archive.sweep_temporaries()
+    assert all(path.exists() for path in closed)
+    assert not any(path.exists() for path in open_)
+    assert not (root / "decisions" / "0004" / f"{TMP_PREFIX}e").exists()
+    Archive(root).sweep_temporaries(latest=1)  # as the command that wrote into seq 2 and 3 would have swept
+    assert not (root / "orders" / "0002" / f"{TMP_PREFIX}a").exists()
+    assert not (root / "decisions" / "0003" / f"{TMP_PREFIX}b").exists()

@@ -378,9 +378,12 @@ class Archive:
                         found.append(f"{folder}/{entry.name}")
         return found
 
-    def sweep_orphan_receipts(self) -> None:
-        """Remove what an intake cut short left: a receipt whose file never landed, in the seq under way."""
-        for rel in self.orphan_receipts(self.latest_seq() + 1):
+    def sweep_orphan_receipts(self, latest: int | None = None) -> None:
+        """Remove what an intake cut short left: a receipt whose file never landed, in the seq under way.
+
+        `latest`: the last committed seq, if the caller has just listed it.
+        """
+        for rel in self.orphan_receipts((self.latest_seq() if latest is None else latest) + 1):
             for name in (rel + ".sig", rel):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(self.path(name))
@@ -423,15 +426,24 @@ class Archive:
         return path.read_text(encoding="utf-8").strip() if path.is_file() else None
 
     # --- clean-up and locking -------------------------------------------------------------------
-    def sweep_temporaries(self) -> None:
+    def sweep_temporaries(self, latest: int | None = None) -> None:
         """Remove what an interrupted write left behind (temporary files and folders).
 
         A committed turn folder is not looked into: it came into being whole, by one rename of a
-        staging folder (`commit_folder`), and nothing writes into it afterwards.
+        staging folder (`commit_folder`), and nothing writes into it afterwards. Nor is the
+        orders or decisions folder of an adjudication already committed (seq up to `latest`, the
+        last committed seq; listed here if not given): every command that writes holds the lock
+        and sweeps first, so only the last command can have left a temporary, and a command
+        writes orders, receipts, replies, requests and lapses only into the folders of the seq
+        under way, which it cannot commit once killed. So the temporary is found in a folder of
+        seq latest + 1 or outside the seq folders (the reasoning `sweep_orphan_receipts` rests on).
         """
+        if latest is None:
+            latest = self.latest_seq()
         # `os.walk`'s rules (a link to a folder counts as a folder but is not entered; a folder
         # that cannot be listed is passed over) with one `scandir` per folder and no name lists
         turns = os.path.join(self.root, "turns")
+        closed_seqs = (os.path.join(self.root, "orders"), os.path.join(self.root, "decisions"))
         folders = [os.fspath(self.root)]
         while folders:
             folder = folders.pop()
@@ -451,8 +463,10 @@ class Archive:
                         with contextlib.suppress(FileNotFoundError):
                             os.unlink(entry.path)
                 elif is_dir and not _is_link(entry):
-                    if folder != turns or not _COMMITTED_TURN.fullmatch(entry.name):
-                        folders.append(entry.path)
+                    numbered = _COMMITTED_TURN.fullmatch(entry.name) is not None
+                    if numbered and (folder == turns or (folder in closed_seqs and int(entry.name) <= latest)):
+                        continue
+                    folders.append(entry.path)
 
     @contextlib.contextmanager
     def locked(self, wait_seconds: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
@@ -473,8 +487,9 @@ class Archive:
                         raise ArchiveError(f"{self.root}: another pbem command holds the game; try again "
                                            "when it has finished") from None
                     time.sleep(0.05)
-            self.sweep_temporaries()
-            self.sweep_orphan_receipts()
+            latest = self.latest_seq()
+            self.sweep_temporaries(latest)
+            self.sweep_orphan_receipts(latest)
             yield
         finally:
             os.close(fd)
