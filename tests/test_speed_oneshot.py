@@ -1,0 +1,102 @@
+"""One-shot commands (issue #17): a command imports only what it uses, and parses as it did.
+
+Not timed (bench/oneshot.py measures): what a fresh `pbem check` imports is what decides its
+start-up, so the modules it must not load are listed here, and the same check with `--game`
+(which verifies the referee's signature) shows the list can catch one. The parser built for one
+command must say exactly what the parser of every command says about it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT / "samples" / "fbsm" / "game"
+VIEW = GAME / "turns" / "0001" / "german.yaml"
+ORDERS = GAME / "orders" / "0002" / "german-0001.yaml"  # accepted for seq 2, built on VIEW
+
+# Run `pbem ARGS` in this interpreter's child as `python -m pbem` would, then list its modules.
+CHILD = """
+import json, runpy, sys
+out, sys.argv = sys.argv[1], ["pbem", *sys.argv[2:]]
+try:
+    runpy.run_module("pbem", run_name="__main__", alter_sys=True)
+except SystemExit as done:
+    code = done.code
+with open(out, "w") as handle:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, handle)
+"""
+
+# What a check of orders against a view never needs: signatures (unless --game), schemas' full
+# validator (the quick verdict says "valid"), bots, fog, pictures, mail, the desk, adjudication.
+NOT_FOR_A_CHECK = (
+    "cryptography", "jsonschema", "shutil", "bz2", "lzma", "zipfile", "importlib.resources", "fractions",
+    "secrets", "pbem.rulesets.fbsm.bots", "pbem.rulesets.fbsm.fog", "pbem.rulesets.kit.events", "pbem.mail",
+    "pbem.render", "pbem.desk", "pbem.core.adjudicator", "pbem.core.audit", "pbem.core.intake",
+)
+
+
+def _run(tmp_path: Path, *args: str) -> tuple[int, set[str]]:
+    out = tmp_path / "modules.json"
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    subprocess.run([sys.executable, "-c", CHILD, str(out), *args], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    found = json.loads(out.read_text())
+    return found["code"], set(found["modules"])
+
+
+def _loaded(modules: set[str], name: str) -> bool:
+    return any(module == name or module.startswith(name + ".") for module in modules)
+
+
+def test_a_check_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
+    code, modules = _run(tmp_path, "check", str(VIEW), str(ORDERS))
+    assert code in (0, None)
+    assert "pbem.rulesets.fbsm.phases" in modules  # it did check the orders against the rules
+    assert [name for name in NOT_FOR_A_CHECK if _loaded(modules, name)] == []
+
+
+def test_a_check_with_the_game_verifies_the_signature_and_so_loads_cryptography(tmp_path: Path) -> None:
+    code, modules = _run(tmp_path, "check", str(VIEW), str(ORDERS), "--game", str(GAME / "game.yaml"))
+    assert code in (0, None)
+    assert _loaded(modules, "cryptography")
+
+
+def _help(parser: argparse.ArgumentParser, command: str) -> str:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return str(action.choices[command].format_help())
+
+
+@pytest.mark.parametrize("columns", ["60", "100", "200"])
+def test_the_parser_of_one_command_says_what_the_parser_of_all_says(columns: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    everything = cli.build_parser()
+    assert cli.build_parser([]).format_help() == everything.format_help()
+    for command in cli._COMMANDS:
+        alone = cli.build_parser([command, "--help"])
+        action = next(a for a in alone._actions if isinstance(a, argparse._SubParsersAction))
+        assert list(action.choices) == [command]
+        assert _help(alone, command) == _help(everything, command)
+
+
+@pytest.mark.parametrize("columns", ["60", "100", "200"])
+def test_help_is_laid_out_as_argparse_s_own_formatter_lays_it_out(columns: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    ours = cli.build_parser()
+    monkeypatch.setattr(cli, "_Formatter", argparse.RawDescriptionHelpFormatter)
+    stock = cli.build_parser()
+    assert ours.format_help() == stock.format_help()
+    assert ours.format_usage() == stock.format_usage()
+    for command in cli._COMMANDS:
+        assert _help(ours, command) == _help(stock, command)
