@@ -39,10 +39,24 @@ def _copy(value: Any) -> Any:
     if kind is str or kind is int or kind is bool or value is None:
         return value
     if kind is dict:
-        return {key: _copy(item) for key, item in value.items()}
+        return _copy_dict(value)
     if kind is list:
         return [_copy(item) for item in value]
     return copy.deepcopy(value)
+
+
+def _copy_dict(mapping: dict[Any, Any]) -> dict[Any, Any]:
+    # scalars are taken as they are here, not through a call each: most of a state is scalars
+    copied = {}
+    for key, item in mapping.items():
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            copied[key] = item
+        elif kind is dict:
+            copied[key] = _copy_dict(item)
+        else:
+            copied[key] = _copy(item)
+    return copied
 
 
 def canonical_copy(value: Any, where: str = "state") -> Any:
@@ -79,15 +93,31 @@ def _sorted_plain(value: Any) -> Any:
     if kind is int or kind is bool or value is None:
         return value
     if kind is dict:
-        for key in value:
-            if type(key) is not str:
-                raise _NotPlain
-            if not key.isascii():
-                key.encode("utf-8")
-        return {key: _sorted_plain(value[key]) for key in sorted(value)}
+        return _sorted_dict(value)
     if kind is list:
         return [_sorted_plain(item) for item in value]
     raise _NotPlain
+
+
+def _sorted_dict(mapping: dict[Any, Any]) -> dict[str, Any]:
+    # ASCII strings, numbers, booleans and None are taken here, not through a call each: most of
+    # a state is scalars
+    for key in mapping:
+        if type(key) is not str:
+            raise _NotPlain
+        if not key.isascii():
+            key.encode("utf-8")
+    copied = {}
+    for key in sorted(mapping):
+        item = mapping[key]
+        kind = type(item)
+        if (kind is str and item.isascii()) or kind is int or kind is bool or item is None:
+            copied[key] = item
+        elif kind is dict:
+            copied[key] = _sorted_dict(item)
+        else:
+            copied[key] = _sorted_plain(item)
+    return copied
 
 
 def _check_plain(value: Any, where: str) -> None:
