@@ -170,8 +170,9 @@ def simulate(board: Board, orders: list[Any]) -> tuple[list[Problem], Plan]:
 class Walked:
     """What one walk of orders gave: its problems and plan, and the own units where it left them.
 
-    Kept in the game's context by a hash of everything the walk reads (the whole board and the
-    orders), so a board and orders with the same key walk to exactly this; each use gets copies.
+    Kept in the game's context by a hash of everything the walk reads (the board but for hex
+    control and the enemy's top units, which no movement rule looks at, and the orders), so a
+    board and orders with the same key walk to exactly this; each use gets copies.
     """
 
     problems: list[Problem]
@@ -183,11 +184,12 @@ class Walked:
 
     @staticmethod
     def key(board: Board, orders: list[Any]) -> bytes | None:
-        """SHA-256 of the board's fields and the orders in canonical JSON (None: not plain data)."""
+        """SHA-256 of the board's fields a walk may read and the orders, in canonical JSON (None: not
+        plain data). Hex control (220 hexes) and the enemy's top units are left out: hashing them
+        cost as much as half a walk."""
         try:
             text = json.dumps([board.side, board.turn, board.phase, board.sequence, board.own, board.enemy,
-                               board.enemy_top, sorted(board.marched), sorted(board.control), orders],
-                              sort_keys=True, allow_nan=False)
+                               sorted(board.marched), orders], sort_keys=True, allow_nan=False)
         except (TypeError, ValueError):
             return None
         return hashlib.sha256(text.encode("ascii")).digest()
