@@ -89,7 +89,7 @@ def kept_copy(path: str, data: bytes) -> dict[str, Any] | None:
     try:
         with open(kept_copy_path(path, data), "rb") as handle:
             header, _, body = handle.read().partition(b"\n")
-    except (OSError, ValueError):
+    except (OSError, ValueError, NotImplementedError):  # NotImplementedError: this Python keeps no byte-code
         return None
     if header != _header(data, body):
         return None
@@ -105,7 +105,10 @@ def keep_copy(path: str, data: bytes, found: dict[str, Any]) -> None:
     if sys.dont_write_bytecode:
         return
     body = json.dumps(found, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    target = kept_copy_path(path, data)
+    try:
+        target = kept_copy_path(path, data)
+    except NotImplementedError:  # this Python keeps no byte-code
+        return
     temporary = f"{target}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
