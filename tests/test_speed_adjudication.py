@@ -1,10 +1,12 @@
-"""Issue #17: the adjudication's quicker copies give exactly what the slower ones gave.
+"""Issue #17: the adjudication's quicker ways give exactly what the slower ones gave.
 
 `canonical_copy` (the adjudicator's `plain_copy` before) copies exactly plain data in one pass
 instead of through canonical JSON; the standing answers of the orders are merged into a canonical
-state keeping it canonical, so the first phase gets a structural copy; fbsm's default entry hex
-judges every hex empty of own units once. Each is compared with the way it
-was done before, on the recorded fbsm game and on hand-made corners.
+state keeping it canonical, so the phases need no second canonical copy; fbsm's default entry hex
+judges every hex empty of own units once; the archive reads a file in a few system calls and
+tells seq folders by their names without a regex; the sweep for temporaries lists each folder
+once and passes over the folders no interrupted write can have left one in. Each is compared
+with the way it was done before, on the recorded fbsm game and on hand-made corners.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The shortcuts of issue #17 change no answer: the audit's quick turn check, the quick loader,
-the seed chain's checkpoints and the cache of checked documents (bench/README.md)."""
+the seed chain's checkpoints and the cache of checked documents and good signatures (bench/README.md)."""
 
 from __future__ import annotations
 
