@@ -15,7 +15,7 @@ import json
 from collections import OrderedDict
 from typing import Any, Mapping
 
-from . import schemas, signing, yamlio
+from . import schemas, yamlio
 from .quickload import quick_load
 from .schemafiles import load_schema
 
@@ -108,6 +108,8 @@ def verified_signer(data: bytes, signature: str, namespace: str, allowed: Mappin
     if found is not None:
         _signers.move_to_end(key)
         return found
+    from . import signing  # on use: a command that checks no signature (`pbem check`) does without it
+
     signer = signing.verify(data, signature, namespace, allowed, file=file)
     _keep_signer(key, signer)
     return signer
