@@ -104,6 +104,18 @@ def _never(data: bytes, file: str) -> Any:
     raise AssertionError("read again although a good copy was kept")
 
 
+@pytest.mark.parametrize("found", [{"table": {1: "hit", 2: "miss"}}, {"when": __import__("datetime").date(1918, 7, 15)},
+                                   {"rows": [{"a": (1, 2)}]}, {True: 1}])
+def test_what_json_would_change_is_never_kept(byte_code_cache: Path, found: dict[Any, Any]) -> None:
+    path = yamlio.packaged_file(*PACKAGED[1])
+    assert path is not None
+    data = yamlio.read_packaged(*PACKAGED[1])
+    tables.keep_copy(path, data, found)  # no error, and no copy that would read back changed
+    assert not list(byte_code_cache.rglob("*.json"))
+    tables.keep_copy(path, data, {"table": {"1": "hit"}})
+    assert tables.kept_copy(path, data) == {"table": {"1": "hit"}}
+
+
 def test_no_copy_is_kept_when_python_writes_no_byte_code(byte_code_cache: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "dont_write_bytecode", True)

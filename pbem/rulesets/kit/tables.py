@@ -104,7 +104,9 @@ def keep_copy(path: str, data: bytes, found: dict[str, Any]) -> None:
     """Keep what the packaged file at `path` read to, if Python writes byte-code (any failure: no copy)."""
     if sys.dont_write_bytecode:
         return
-    body = json.dumps(found, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body = _exact_json(found)
+    if body is None:
+        return
     try:
         target = kept_copy_path(path, data)
     except NotImplementedError:  # this Python keeps no byte-code
@@ -120,6 +122,27 @@ def keep_copy(path: str, data: bytes, found: dict[str, Any]) -> None:
             os.unlink(temporary)
         except OSError:
             pass
+
+
+def _exact_json(found: dict[str, Any]) -> bytes | None:
+    """`found` as JSON, or None when JSON would not give it back exactly (a key that is not a string,
+    a value JSON has no type for): such a file is read every time rather than kept changed."""
+    try:
+        body = json.dumps(found, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except (TypeError, ValueError):
+        return None
+    return body if _same_typed(json.loads(body), found) else None
+
+
+def _same_typed(a: Any, b: Any) -> bool:
+    """Equal and of the same types all the way down (JSON would turn a key 1 into "1", 1.0 stays 1.0)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return list(a) == list(b) and all(type(k) is str and _same_typed(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(_same_typed(x, y) for x, y in zip(a, b))
+    return bool(a == b)
 
 
 def has_provenance(node: Any) -> bool:
