@@ -160,7 +160,7 @@ def simulate(board: Board, orders: list[Any]) -> tuple[list[Problem], Plan]:
         problems += walker.apply(order, index)
     if key is not None:
         if len(memo) >= Walked.KEPT:
-            del memo[next(iter(memo))]
+            memo.clear()
         memo[key] = Walked(list(problems), copy_plan(walker.plan), {uid: dict(unit) for uid, unit in board.own.items()},
                            board._top)
     return problems, walker.plan
@@ -180,7 +180,8 @@ class Walked:
     own: dict[str, dict[str, Any]]
     top: int | None
 
-    KEPT: ClassVar[int] = 4  # a check and then its resolution are all that meet again
+    KEPT: ClassVar[int] = 8  # a check and then its resolution are what meet again (a context serves
+    # every game of one setup in a process: the walks of other games pass by in between)
 
     @staticmethod
     def key(board: Board, orders: list[Any]) -> bytes | None:
