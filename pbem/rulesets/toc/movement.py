@@ -149,7 +149,7 @@ def simulate(board: Board, orders: list[Any]) -> tuple[list[Problem], Plan]:
     are resolved (on the master state's, which is the same board: see `board`); the second walk
     of equal orders on an equal board is taken from the first (`Walked`).
     """
-    key = Walked.key(board, orders)
+    key = Walked.key(board, orders) if orders else None  # (nothing to walk: nothing to keep)
     memo: dict[bytes, Walked] = board.ctx.cache.setdefault("movement:walked", {})
     walked = memo.get(key) if key is not None else None
     if walked is not None:

@@ -59,6 +59,7 @@ class Occupancy:
 
     def __init__(self, ctx: Context, state: State) -> None:
         self.ctx, self.state = ctx, state
+        self.side_of = ctx.side_of
         self.count: dict[str, dict[str, int]] = {"german": {}, "british": {}}
         self.control: set[str] | None = None  # the German-controlled hexes, once a refresh gave one an owner
         self.changed = False
@@ -67,7 +68,7 @@ class Occupancy:
                 self._add(uid, unit["hex"], 1)
 
     def _add(self, uid: str, hex_id: str, step: int) -> None:
-        counts = self.count["german" if self.ctx.side_of(uid) == "german" else "british"]
+        counts = self.count["german" if self.side_of(uid) == "german" else "british"]
         left = counts.get(hex_id, 0) + step
         if left:
             counts[hex_id] = left
