@@ -93,6 +93,17 @@ class Board(SideBoard):
         if stacks is not None and status == "active":
             stacks.setdefault(hex_id, []).append(uid)  # type: ignore[arg-type]
 
+    def units_now(self) -> tuple[dict[str, dict[str, Any]], int | None]:
+        """A copy of the own units as they stand, and the highest z (for `put_back`)."""
+        return {uid: dict(unit) for uid, unit in self.own.items()}, self._top
+
+    def put_back(self, units: tuple[dict[str, dict[str, Any]], int | None]) -> None:
+        """Stand the own units as `units_now` found them (on a board of the same units)."""
+        own, self._top = units
+        for uid, unit in own.items():
+            self.own[uid].update(unit)
+        self._stacks = None
+
     def stacking_points(self, hex_id: str, leaving: set[str] | frozenset[str] = frozenset()) -> int:
         units = self.own_stacks().get(hex_id)
         if not units:

@@ -161,8 +161,7 @@ def simulate(board: Board, orders: list[Any]) -> tuple[list[Problem], Plan]:
     if key is not None:
         if len(memo) >= Walked.KEPT:
             memo.clear()
-        memo[key] = Walked(list(problems), copy_plan(walker.plan), {uid: dict(unit) for uid, unit in board.own.items()},
-                           board._top)
+        memo[key] = Walked(list(problems), copy_plan(walker.plan), board.units_now())
     return problems, walker.plan
 
 
@@ -177,8 +176,7 @@ class Walked:
 
     problems: list[Problem]
     plan: Plan
-    own: dict[str, dict[str, Any]]
-    top: int | None
+    units: tuple[dict[str, dict[str, Any]], int | None]  # `Board.units_now` once walked
 
     KEPT: ClassVar[int] = 8  # a check and then its resolution are what meet again (a context serves
     # every game of one setup in a process: the walks of other games pass by in between)
@@ -197,9 +195,7 @@ class Walked:
 
     def replay(self, board: Board) -> tuple[list[Problem], Plan]:
         """The walk's outcome, the board left as the walk left it."""
-        for uid, unit in self.own.items():
-            board.own[uid].update(unit)
-        board._stacks, board._top = None, self.top
+        board.put_back(self.units)
         return list(self.problems), copy_plan(self.plan)
 
 
