@@ -35,6 +35,7 @@ from pbem.rulesets.kit.stacks import put_on_top
 
 from .board import Board
 from .context import Context
+from .state import levels
 from .zoc import Occupancy, around, refresh_control
 
 OFF = "off"
@@ -703,6 +704,9 @@ def after_phase(board: Board, plan: Plan, next_phase: str) -> Board:
         auto_entries(board, plan)
     marched = set(board.marched) | {uid for uid, info in plan.units.items() if info.march}
     own = {uid: dict(unit) for uid, unit in board.own.items()}
+    level = levels(own, own)
+    for uid, unit in own.items():  # z as a board built when that phase begins has it (`Board.from_state`)
+        unit["z"] = level.get(uid, 0)
     return Board(side=board.side, own=own, enemy=dict(board.enemy), ctx=board.ctx, turn=board.turn, phase=next_phase,
                  sequence=board.sequence, enemy_top=dict(board.enemy_top), marched=marched,
                  control=set(board.control))
