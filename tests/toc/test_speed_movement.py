@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
 from pbem.core import yamlio
+from pbem.core.audit import audit
 from pbem.core.game import initial_state, load_game
-from pbem.rulesets.toc import fog, phases
+from pbem.rulesets.toc import fog, movement, phases
 from pbem.rulesets.toc.board import Board
 from pbem.rulesets.toc.context import Context, prepare
 from pbem.rulesets.toc.movement import Walked, simulate
@@ -137,3 +139,21 @@ def test_no_walk_reads_hex_control_or_the_enemy_top_units(index: int) -> None:
     assert Walked.key(board, orders) == Walked.key(other, orders)
     assert simulate(board, orders) == simulate(other, orders)
     assert board.own == other.own
+
+
+def test_an_audit_of_the_sample_walks_no_orders_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each movement phase's orders are walked for their check; their resolution (and that of a
+    phase carried by `next_phase`) takes the walk kept then."""
+    walked: list[tuple[str, int, str]] = []
+    original = movement.simulate
+
+    def recording(board: Board, orders: list[Any]) -> Any:
+        key = Walked.key(board, orders) if orders else None
+        if key is not None and key not in board.ctx.cache.get("movement:walked", {}):
+            walked.append((board.phase, board.turn, json.dumps(orders, sort_keys=True)))
+        return original(board, orders)
+
+    monkeypatch.setattr(movement, "simulate", recording)
+    assert audit(SAMPLE) == []
+    assert len(walked) >= 10
+    assert len(set(walked)) == len(walked)
