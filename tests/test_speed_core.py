@@ -147,6 +147,81 @@ def test_every_link_from_the_checkpoints_is_the_walked_one(length: int) -> None:
     assert chance.chain_anchor("g", other, length) == walked("g", other, length, 0, chance.CHAIN_LABEL)
 
 
+def test_sealed_checkpoints_give_the_walked_links() -> None:
+    secret = hashlib.sha256(b"sealed").digest()
+    for label in (chance.CHAIN_LABEL, chance.HIDDEN_CHAIN_LABEL):
+        sealed = chance.sealed_checkpoints("g", secret, 100, label)
+        chance._CHECKPOINTS.clear()
+        assert chance.open_checkpoints(sealed, "g", secret, 100, label)
+        assert ("g", secret) in {(key[1], key[2]) for key in chance._CHECKPOINTS}
+        for k in (0, 1, 31, 32, 33, 64, 99, 100):
+            assert chance.chain_seed("g", secret, 100, k, label) == walked("g", secret, 100, k, label)
+
+
+def forged_links(sealed: bytes) -> bytes:
+    """The same file with its first link changed and the tag left as it was."""
+    start = len(chance.MARKS_MAGIC) + 32
+    return sealed[:start] + bytes(32) + sealed[start + 32:]
+
+
+def test_a_checkpoint_file_that_does_not_check_is_ignored_and_the_chain_walked() -> None:
+    secret = hashlib.sha256(b"sealed").digest()
+    other = hashlib.sha256(b"another secret").digest()
+    sealed = chance.sealed_checkpoints("g", secret, 100)
+    refused = {
+        "a link changed": forged_links(sealed),
+        "a tag bit flipped": sealed[:len(chance.MARKS_MAGIC)] + bytes([sealed[len(chance.MARKS_MAGIC)] ^ 1])
+        + sealed[len(chance.MARKS_MAGIC) + 1:],
+        "cut short": sealed[:-1],
+        "one link more": sealed + bytes(32),
+        "empty": b"",
+        "another magic": b"x" + sealed[1:],
+        "another secret's file": chance.sealed_checkpoints("g", other, 100),
+    }
+    for why, data in refused.items():
+        chance._CHECKPOINTS.clear()
+        assert not chance.open_checkpoints(data, "g", secret, 100), why
+        assert not chance._CHECKPOINTS, why
+        assert chance.chain_anchor("g", secret, 100) == walked("g", secret, 100, 0, chance.CHAIN_LABEL), why
+    for game, length, label in (("h", 100, chance.CHAIN_LABEL), ("g", 99, chance.CHAIN_LABEL),
+                                ("g", 100, chance.HIDDEN_CHAIN_LABEL)):  # the same file, asked for another chain
+        chance._CHECKPOINTS.clear()
+        assert not chance.open_checkpoints(sealed, game, secret, length, label)
+
+
+def test_an_adjudication_reads_the_sealed_checkpoints_and_does_without_them(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.core.game import chain_secret, hidden_chain_seed, load_game
+    from tests.conftest import play_duel
+
+    root = play_duel(tmp_path / "duel", exchanges=1).root
+    game = load_game(root)
+    private = root / ".referee"
+    assert sorted(p.name for p in private.glob("*.marks")) == ["chain-secret.marks", "hidden-secret.marks"]
+    assert all(p.stat().st_mode & 0o077 == 0 for p in private.glob("*.marks"))
+    chance._CHECKPOINTS.clear()
+    expected = chance.chain_seed(game.id, chain_secret(game), game.chain_length, 5), hidden_chain_seed(game, 5)
+    walks: list[int] = []
+    real_walk = chance._walk
+    monkeypatch.setattr(chance, "_walk", lambda *args: walks.append(args[2]) or real_walk(*args))
+
+    def seeds() -> tuple[bytes, bytes | None]:
+        chance._CHECKPOINTS.clear()
+        walks.clear()
+        return chance.chain_seed(game.id, chain_secret(game), game.chain_length, 5), hidden_chain_seed(game, 5)
+
+    assert seeds() == expected and sum(walks) < 64  # from the checkpoints: no walk from the secret
+    for name in ("chain-secret.marks", "hidden-secret.marks"):
+        good = (private / name).read_bytes()
+        for damaged in (forged_links(good), good[:-3], None):
+            if damaged is None:
+                (private / name).unlink()
+            else:
+                (private / name).write_bytes(damaged)
+            assert seeds() == expected and sum(walks) >= game.chain_length  # walked again, the same links
+        (private / name).write_bytes(good)
+
+
 # --- kept documents ------------------------------------------------------------------------------------------
 
 

@@ -6,6 +6,8 @@ Layout (seq k as four digits, NNNN):
     scenario.yaml                     the scenario, hashed in game.yaml
     .referee/chain-secret             s_L (mode 0600, never copied anywhere)
     .referee/hidden-secret            t_L of the hidden chain (version 2; mode 0600)
+    .referee/chain-secret.marks       checkpoints of each chain, sealed with its secret (saves time only)
+    .referee/hidden-secret.marks
     .referee/lock                     serialises referee commands
     views/0000/<side>.yaml(.sig)      the starting view of each side
     orders/NNNN/<side>-<n>.yaml(.sig) every accepted orders file, n counting arrivals
@@ -31,13 +33,11 @@ import errno
 import fcntl
 import os
 import re
-import shutil
 import stat
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from .errors import ArchiveError
 
@@ -156,10 +156,34 @@ def _fsync_worker(jobs: Any) -> None:
         finished.release()
 
 
+def _temporary(folder: Path, make: Callable[[str], object]) -> str:
+    """A new TMP_PREFIX name in `folder`, made by `make(path)` (which fails if the name exists).
+
+    What `tempfile.mkstemp`/`mkdtemp` do, without importing `tempfile` (with `shutil`, `random`,
+    `bz2` and `lzma`, some 3 ms of every command's start-up).
+    """
+    while True:
+        candidate = os.path.join(folder, TMP_PREFIX + os.urandom(6).hex())
+        try:
+            make(candidate)
+            return candidate
+        except FileExistsError:
+            continue
+
+
+def _remove_tree(path: str | Path) -> None:
+    import shutil  # only when a temporary is left over or a commit failed
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Write to a temporary file beside `path`, flush it to disk, rename it over `path`."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, dir=path.parent)
+    opened: list[int] = []
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    tmp = _temporary(path.parent, lambda name: opened.append(os.open(name, flags, 0o600)))
+    fd = opened[0]
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
@@ -185,7 +209,7 @@ def commit_folder(final: Path, files: Mapping[str, bytes]) -> None:
     if final.exists():
         raise ArchiveError(f"{final} already exists; the archive only grows")
     final.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=final.parent))
+    staging = Path(_temporary(final.parent, lambda name: os.mkdir(name, 0o700)))
     try:
         for name, data in files.items():
             with open(staging / name, "wb") as handle:
@@ -193,7 +217,7 @@ def commit_folder(final: Path, files: Mapping[str, bytes]) -> None:
         fsync_all([staging / name for name in files] + [staging])
         os.rename(staging, final)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        _remove_tree(staging)
         raise
     fsync_dir(final.parent)
 
@@ -425,6 +449,18 @@ class Archive:
         path = self.root / SECRET_DIR / name
         return path.read_text(encoding="utf-8").strip() if path.is_file() else None
 
+    def write_private(self, name: str, data: bytes) -> None:
+        """A file of the referee's private store (0600) that only saves time, such as chain checkpoints."""
+        atomic_write(self.root / SECRET_DIR / name, data, mode=0o600)
+
+    def read_private(self, name: str) -> bytes | None:
+        """What `write_private` wrote, or None when it cannot be read (the caller does without it)."""
+        try:
+            with open(self.root / SECRET_DIR / name, "rb") as handle:
+                return handle.read()
+        except OSError:
+            return None
+
     # --- clean-up and locking -------------------------------------------------------------------
     def sweep_temporaries(self, latest: int | None = None) -> None:
         """Remove what an interrupted write left behind (temporary files and folders).
@@ -458,7 +494,7 @@ class Archive:
                     is_dir = False
                 if entry.name.startswith(TMP_PREFIX):
                     if is_dir:
-                        shutil.rmtree(entry.path, ignore_errors=True)
+                        _remove_tree(entry.path)
                     else:
                         with contextlib.suppress(FileNotFoundError):
                             os.unlink(entry.path)

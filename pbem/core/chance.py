@@ -123,10 +123,51 @@ def _checkpoints(game: str, secret: bytes, length: int, label: str) -> list[byte
             marks[index // CHECKPOINT_EVERY] = seed
         if index:
             seed = _walk(game, seed, 1, label)
+    _keep(key, marks)
+    return marks
+
+
+def _keep(key: tuple[str, str, bytes, int], marks: list[bytes]) -> None:
     if len(_CHECKPOINTS) >= _CHECKPOINTS_KEPT:
         _CHECKPOINTS.clear()
     _CHECKPOINTS[key] = marks
-    return marks
+
+
+# A chain's checkpoints kept in the referee's private store (beside the secret, as trusted as it):
+# MARKS_MAGIC, then an HMAC-SHA-256 keyed with the secret over everything the links depend on, then
+# the links 0, 32, 64, ... A file whose tag does not check under the secret in hand (damaged,
+# stale, another game's or another secret's) is ignored and the chain walked again: it can only
+# cost time, never give a different link.
+MARKS_MAGIC = b"pbem-chain-marks/1\n"
+_MARKS_TAG_LABEL = "pbem/v1/chain-marks"
+
+
+def _marks_tag(game: str, secret: bytes, length: int, label: str, links: bytes) -> bytes:
+    import hmac  # only an adjudication or a new game seals or opens checkpoints
+
+    return hmac.digest(secret, enc(_MARKS_TAG_LABEL, label, game, length, CHECKPOINT_EVERY, links), "sha256")
+
+
+def sealed_checkpoints(game: str, secret: bytes, length: int, label: str = CHAIN_LABEL) -> bytes:
+    """The chain's checkpoints as the file `open_checkpoints` takes back."""
+    links = b"".join(_checkpoints(game, bytes(secret), length, label))
+    return MARKS_MAGIC + _marks_tag(game, bytes(secret), length, label, links) + links
+
+
+def open_checkpoints(data: bytes, game: str, secret: bytes, length: int, label: str = CHAIN_LABEL) -> bool:
+    """Take a sealed file's checkpoints into this process's store when its tag checks; say whether it did."""
+    import hmac
+
+    secret = bytes(secret)
+    count = length // CHECKPOINT_EVERY + 1
+    body = len(MARKS_MAGIC) + 32
+    if not data.startswith(MARKS_MAGIC) or len(data) != body + 32 * count:
+        return False
+    links = data[body:]
+    if not hmac.compare_digest(data[len(MARKS_MAGIC):body], _marks_tag(game, secret, length, label, links)):
+        return False
+    _keep((label, game, secret, length), [links[32 * i:32 * i + 32] for i in range(count)])
+    return True
 
 
 def chain_anchor(game: str, secret: bytes, length: int, label: str = CHAIN_LABEL) -> bytes:

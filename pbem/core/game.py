@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 import secrets
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from .. import __version__
 from . import chance, clock, schemas, signing, yamlio
-from .archive import HIDDEN_SECRET_FILE, SECRET_DIR, Archive, commit_folder
+from .archive import HIDDEN_SECRET_FILE, SECRET_DIR, SECRET_FILE, Archive, commit_folder
 from .doccache import load_checked, verified_signer
 from .errors import ArchiveError, PbemError, Problem
 from .ruleset import STANDING_KEY, Ruleset, Rules, State, get as get_ruleset, start
@@ -220,6 +219,9 @@ def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.Signi
         _clear_unfinished_start(root)
         archive.write_secret(secret.hex())
         archive.write_secret(hidden.hex(), HIDDEN_SECRET_FILE)
+        archive.write_private(marks_file(SECRET_FILE), chance.sealed_checkpoints(game_id, secret, chain_length))
+        archive.write_private(marks_file(HIDDEN_SECRET_FILE),
+                              chance.sealed_checkpoints(game_id, hidden, chain_length, chance.HIDDEN_CHAIN_LABEL))
         archive.atomic_write_plain("scenario.yaml", scenario_bytes)
         rules, state = start(ruleset, scenario_doc.data)
         state = _with_standing(state, sides)
@@ -244,6 +246,8 @@ def _clear_unfinished_start(root: Path) -> None:
     for leftover in ("views", "scenario.yaml", "game.yaml.sig"):
         path = root / leftover
         if path.is_dir():
+            import shutil  # only an interrupted `new` leaves a folder to remove
+
             shutil.rmtree(path)
         elif path.exists():
             path.unlink()
@@ -268,9 +272,23 @@ def noted_referee_key(game_dir: Path | str) -> Path | None:
     return path if path.is_absolute() else Path(game_dir) / path
 
 
+def marks_file(secret_file: str) -> str:
+    """The private file that keeps the checkpoints of the chain whose secret is in `secret_file`."""
+    return secret_file + ".marks"
+
+
+def _open_marks(archive: Archive, secret_file: str, game_id: str, secret: bytes, length: int, label: str) -> None:
+    """Spare the walk down the chain when the sealed checkpoints check under this secret (else walk)."""
+    data = archive.read_private(marks_file(secret_file))
+    if data is not None:
+        chance.open_checkpoints(data, game_id, secret, length, label)
+
+
 def chain_secret(game: Game) -> bytes:
     """The referee's s_L, checked against the anchor so a wrong secret file is caught at once."""
-    secret = bytes.fromhex(Archive(game.root).read_secret())
+    archive = Archive(game.root)
+    secret = bytes.fromhex(archive.read_secret())
+    _open_marks(archive, SECRET_FILE, game.id, secret, game.chain_length, chance.CHAIN_LABEL)
     if chance.chain_anchor(game.id, secret, game.chain_length) != game.anchor:
         raise ArchiveError("the chain secret in .referee/ does not match game.yaml's anchor")
     return secret
@@ -281,8 +299,10 @@ def hidden_chain_seed(game: Game, k: int) -> bytes | None:
     anchor = game.hidden_anchor
     if anchor is None:
         return None
-    secret = bytes.fromhex(Archive(game.root).read_secret(HIDDEN_SECRET_FILE))
+    archive = Archive(game.root)
+    secret = bytes.fromhex(archive.read_secret(HIDDEN_SECRET_FILE))
     length = int(game.doc["hidden_chain"]["length"])
+    _open_marks(archive, HIDDEN_SECRET_FILE, game.id, secret, length, chance.HIDDEN_CHAIN_LABEL)
     if chance.hidden_anchor(game.id, secret, length) != anchor:
         raise ArchiveError("the hidden-chain secret in .referee/ does not match game.yaml's hidden_chain anchor")
     return chance.hidden_seed(game.id, secret, length, k)
