@@ -103,17 +103,29 @@ def test_quick_load_reads_what_the_strict_loader_reads(doc: dict[str, Any]) -> N
 
 
 @pytest.mark.parametrize("text", [
-    "a: yes\n",            # a YAML 1.1 bool to libyaml's loader, a string to pbem's
     "a: 1\na: 2\n",        # a duplicate key
     "a: 010\n",            # a leading zero
     "a: 1.5\n",            # a float
+    "a: 0x1f\n",           # a number some readers read and pbem's loader refuses
     "a: !!str 1\n",        # a tag
     "a: &x [1]\nb: *x\n",  # an alias
-    "a:   1\n",            # not the canonical layout
     "- 1\n",               # not a mapping
 ])
-def test_quick_load_leaves_anything_not_canonical_to_the_strict_loader(text: str) -> None:
+def test_quick_load_leaves_what_the_strict_loader_looks_at_closely_to_it(text: str) -> None:
     assert quick_load(text.encode()) is None
+
+
+@pytest.mark.parametrize("text, strict", [
+    ("a: yes\n", {"a": "yes"}),     # a YAML 1.1 bool to libyaml's own loader, a string to pbem's: pbem's reading
+    ("a: on\nb: No\n", {"a": "on", "b": "No"}),
+    ("a:   1\nb: [x,  y]\n", {"a": 1, "b": ["x", "y"]}),  # not the canonical layout, the same data
+    ("a: ~\nb: 'x'\nc: \"y\"\n", {"a": None, "b": "x", "c": "y"}),
+])
+def test_quick_load_reads_what_the_strict_loader_reads_not_libyamls_own_loader(text: str,
+                                                                               strict: dict[str, Any]) -> None:
+    assert yamlio.load_bytes(text.encode(), "x").data == strict  # what the rules must see
+    read = quick_load(text.encode())
+    assert read == strict and [type(v) for v in read.values()] == [type(v) for v in strict.values()]
 
 
 def test_an_alias_bomb_is_refused_before_it_is_expanded() -> None:

@@ -1,13 +1,13 @@
-"""Read a file pbem wrote itself without the strict loader, when that provably changes nothing.
+"""Read a file without the strict loader's line-and-column bookkeeping, when that changes nothing.
 
-The strict loader (`yamlio.load_bytes`) builds every document in Python, event by event, to
-name each problem with its line and column. A file that is exactly the canonical dump of the
-data libyaml's C loader reads from it cannot hold any of those problems: `yamlio.dump` writes
-only plain data, no tags, aliases or duplicate keys, nothing nested deeper than `MAX_DEPTH`,
-and promises that the strict loader reads its text back equal. So when `dump(C-load(data))`
-gives `data` back byte for byte (and the file is within the strict loader's size and node
-limits), the strict load would give the same data. Anything else (`None` here) must go the
-strict way, which then says what is wrong.
+The strict loader (`yamlio.load_bytes`) builds every document in Python, node by node, to name
+each problem with its line and column. `yamlio.load_plain` reads the parser's events with the
+strict loader's own scalar rules and gives exactly the data the strict loader gives, or refuses
+(`NotPlain`) anything the strict loader looks at more closely: a tag, an anchor or alias, a
+duplicate key, a value it would refuse, a file over its size, node or depth limits. So the data
+here is the data the rules must see. What it refuses is read by libyaml's C loader and kept when
+its canonical dump gives the file back byte for byte (the way before `load_plain`); anything else
+(`None` here) goes the strict way, which then says what is wrong.
 """
 
 from __future__ import annotations
@@ -21,13 +21,28 @@ from . import yamlio
 
 _CLoader: Any = getattr(yaml, "CSafeLoader", None)
 
+
 # Every value of a canonical dump takes at least one character of its own, so a file this short
 # holds fewer values than the strict loader's limit.
 QUICK_MAX_BYTES = min(yamlio.MAX_NODES, yamlio.MAX_FILE_BYTES)
 
 
 def quick_load(data: bytes) -> dict[str, Any] | None:
-    """The mapping `data` holds if `data` is its canonical dump; else None (use the strict loader)."""
+    """The mapping the strict loader reads from `data`, or None (a refusal: use the strict loader)."""
+    try:
+        value = yamlio.load_plain(data)
+    except yamlio.NotPlain:
+        return _canonical_load(data)
+    return value if type(value) is dict else None
+
+
+def _canonical_load(data: bytes) -> dict[str, Any] | None:
+    """The mapping `data` holds if `data` is its canonical dump (as libyaml's loader reads it), else None.
+
+    For what `load_plain` leaves (an escaped character, say): the canonical dump of the data read
+    giving `data` back byte for byte proves the strict loader would read the same, since
+    `yamlio.dump` promises that the strict loader reads its text back equal.
+    """
     if _CLoader is None or len(data) > QUICK_MAX_BYTES:
         return None
     try:

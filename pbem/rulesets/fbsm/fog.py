@@ -22,7 +22,6 @@ from typing import Any
 from pbem.core.ruleset import State
 
 from .context import Context
-from .events import EVENTS, PUBLIC
 from .state import normalize
 
 
@@ -95,6 +94,8 @@ def _known(event: dict[str, Any], unit_side: str, viewer: str) -> bool:
 
 def visible(event: dict[str, Any], side: str) -> dict[str, Any] | None:
     """The event as `side` may see it (it needs no context: what an event shows is the catalogue's)."""
+    from .events import EVENTS, PUBLIC  # the catalogue: not needed by `view`, which the intake calls
+
     kind = event.get("type")
     actor = event.get("side")
     if kind in PUBLIC or actor == side:
