@@ -222,3 +222,44 @@ def test_every_awkward_string_reads_the_same_either_way(text: str) -> None:
 def test_dumped_documents_read_the_same_either_way(obj: Any) -> None:
     data = yamlio.dump(obj).encode("utf-8")
     assert _reading(_packaged, data) == _reading(_strict, data)
+
+
+# --- hash-shaped strings written without PyYAML's analysis -------------------------------------------------
+
+_HEX = "0123456789abcdef"
+
+
+def _hash_shaped() -> list[str]:
+    """64-hex and `sha256:` texts: random ones, and the corners a number or prefix could hide in."""
+    import hashlib
+
+    texts = [hashlib.sha256(str(i).encode()).hexdigest() for i in range(3000)]
+    texts += ["sha256:" + text for text in texts[:500]]
+    corners = ["0" * 64, "1" * 64, "e" * 64, "b" * 64, "0b" + "01" * 31, "0b" + "1" * 61 + "a", "1e" + "9" * 62,
+               "12e3" + "4" * 60, "0" * 63 + "a", "a" + "0" * 63, "f" * 64, "d" + "e" * 63, "0x" + "f" * 62,
+               "9" * 63 + "c", "be" * 32, "0e" + "1" * 62, "c" * 63, "a" * 65, "sha256:" + "0" * 64,
+               "sha256:" + "f" * 63, "sha256:" + "A" * 64, "SHA256:" + "a" * 64, "sha256: " + "a" * 63]
+    for position in (0, 1, 2, 31, 63):
+        for letter in _HEX:
+            corners.append("0" * position + letter + "1" * (63 - position))
+            corners.append("1" * position + letter + "e" * (63 - position))
+    return texts + corners
+
+
+def test_hash_shaped_strings_are_written_as_pyyamls_analysis_writes_them() -> None:
+    taken = 0
+    for text in _hash_shaped():
+        expected = yamlio._analyzed_scalar_text(text)
+        yamlio._SCALAR_CACHE.pop(text, None)
+        if yamlio._PLAIN_HASH_RE.fullmatch(text):
+            taken += 1
+            assert expected == text, text  # the shortcut writes it plain: so does the analysis
+        assert yamlio._scalar_text(text) == expected, text
+        assert yamlio.dump({"h": text, "l": [text]}) == yamlio._reference_dump({"h": text, "l": [text]}), text
+    assert taken > 3000  # the shortcut was taken for most of them
+
+
+@given(st.text(alphabet=_HEX + "sha256:x-. ", min_size=60, max_size=72))
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+def test_any_nearly_hash_shaped_string_is_written_as_the_reference_writes_it(text: str) -> None:
+    assert yamlio.dump({"h": text}) == yamlio._reference_dump({"h": text})

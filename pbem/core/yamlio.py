@@ -895,11 +895,27 @@ def _quoted(text: str, style: str) -> str:
     return result
 
 
+# A file hash (`sha256:` and 64 hex digits) or 64 hex digits with a letter other than b or e:
+# every resolver, pbem's and PyYAML's, reads such a text as the string itself (no number, date,
+# bool or null has one of the letters a, c, d, f; `0b`, `0x`, `0o` and floats' e need b, x, o or
+# e alone), and PyYAML's analysis allows it plain (letters, digits and a colon not before a space).
+# So it is written as it is, without the analysis (about 40 µs each, and each hash is new).
+# tests/test_speed_yaml.py compares the two on many such texts.
+_PLAIN_HASH_RE = re.compile(r"sha256:[0-9a-f]{64}|(?=[0-9a-f]{64}\Z)[0-9be]*[acdf][0-9a-f]*")
+
+
 def _scalar_text(text: str) -> str:
     """How the reference emitter writes the string `text` as a block-context scalar."""
     found = _SCALAR_CACHE.get(text)
     if found is not None:
         return found
+    if _PLAIN_HASH_RE.fullmatch(text):
+        return text  # not kept: a hash seldom comes back
+    return _analyzed_scalar_text(text)
+
+
+def _analyzed_scalar_text(text: str) -> str:
+    """`_scalar_text` by PyYAML's own analysis and resolver (kept for the next time)."""
     if _BREAKS_RE.search(text) or not _plain_is_string(text):
         result = _quoted(text, '"')  # the representer asks for double quotes
     else:
