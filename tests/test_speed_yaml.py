@@ -263,3 +263,35 @@ def test_hash_shaped_strings_are_written_as_pyyamls_analysis_writes_them() -> No
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 def test_any_nearly_hash_shaped_string_is_written_as_the_reference_writes_it(text: str) -> None:
     assert yamlio.dump({"h": text}) == yamlio._reference_dump({"h": text})
+
+
+def _resolved(text: str) -> Any:
+    try:
+        return ("value", type(yamlio._resolve_plain(text)), yamlio._resolve_plain(text))
+    except yamlio._Refused as refused:
+        return ("refused", str(refused))
+
+
+_NUMBERISH = st.text(alphabet="0123456789+-._:eEoObBxXtTZ aAcdfFinN\t", min_size=1, max_size=24)
+
+
+@given(st.one_of(_NUMBERISH, st.text(min_size=1, max_size=12)))
+@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow])
+@example("0b1c")
+@example("0x1c")
+@example("1e5")
+@example("3f" + "0" * 62)
+@example("2026-01-01")
+@example("12:30")
+@example("+.inf")
+@example("0o7a")
+def test_plain_scalars_resolve_the_same_without_the_refusal_patterns_shortcut(text: str) -> None:
+    import re
+
+    quick = _resolved(text)
+    real = yamlio._NOT_NUMBERISH_RE
+    try:
+        yamlio._NOT_NUMBERISH_RE = re.compile(r"(?!)")  # never matches: every pattern is asked
+        assert _resolved(text) == quick
+    finally:
+        yamlio._NOT_NUMBERISH_RE = real

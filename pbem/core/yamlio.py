@@ -174,6 +174,10 @@ _FLOAT = (
     r"|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)"
 )
 _NUMBERISH_START = frozenset("0123456789+-.")
+# A character none of the patterns above can match once the text has no "-", "." or "x"/"X" (which
+# a date, a float's dot, inf, nan and a 0x number need): then the text is none of them, and the
+# patterns need not be compiled to say so (a hash that starts with a digit is such a text).
+_NOT_NUMBERISH_RE = re.compile(r"[^0-9+_:eEoObBxX. \t-]")
 
 
 def _quote(text: str) -> str:
@@ -195,6 +199,8 @@ def _resolve_plain(text: str) -> Any:
             return int(text)
         except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
             raise _Refused(f"number with {len(text)} digits is too long: quote it if you mean a string") from None
+    if _NOT_NUMBERISH_RE.search(text) and not ("-" in text or "." in text or "x" in text or "X" in text):
+        return text
     if re.fullmatch(_TIMESTAMP, text):
         raise _Refused(f"{text} reads as a date or time in YAML: quote it if you mean a string: {_quote(text)}")
     if re.fullmatch(_BASE_PREFIX, text):
