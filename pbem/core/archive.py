@@ -35,9 +35,8 @@ import os
 import re
 import stat
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, NamedTuple
 
 from .errors import ArchiveError
 
@@ -260,8 +259,7 @@ def _read_inside(path: str, root: str, max_bytes: int) -> bytes | None:
         os.close(fd)
 
 
-@dataclass(frozen=True)
-class StoredFile:
+class StoredFile(NamedTuple):  # not a dataclass: a tenth of the cost to create at import
     """One signed file in the archive, with its path relative to the game dir."""
 
     rel: str
