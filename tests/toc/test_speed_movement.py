@@ -8,6 +8,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from pbem.core import ruleset as ruleset_module
 from pbem.core import yamlio
 from pbem.core.audit import audit
 from pbem.core.game import initial_state, load_game
@@ -154,6 +155,8 @@ def test_an_audit_of_the_sample_walks_no_orders_twice(monkeypatch: pytest.Monkey
         return original(board, orders)
 
     monkeypatch.setattr(movement, "simulate", recording)
+    ruleset_module._bound.cache_clear()  # a fresh context: walks kept by earlier tests would fill its
+    # bounded store at another moment and drop a check's walk before its resolution (a miss, not an error)
     assert audit(SAMPLE) == []
     assert len(walked) >= 10
     assert len(set(walked)) == len(walked)
