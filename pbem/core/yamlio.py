@@ -174,10 +174,22 @@ _FLOAT = (
     r"|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)"
 )
 _NUMBERISH_START = frozenset("0123456789+-.")
-# A character none of the patterns above can match once the text has no "-", "." or "x"/"X" (which
-# a date, a float's dot, inf, nan and a 0x number need): then the text is none of them, and the
-# patterns need not be compiled to say so (a hash that starts with a digit is such a text).
+# Characters no pattern above has anywhere; and those left once the text has no "-", "." or "x"/"X"
+# (a date, a float's dot, inf, nan and a 0x number need one of them).
+_FOREIGN_RE = re.compile(r"[^0-9+._: \teExXoObBa-fA-FtTZiInN-]")
 _NOT_NUMBERISH_RE = re.compile(r"[^0-9+_:eEoObBxX. \t-]")
+
+
+def _surely_string(text: str) -> bool:
+    """True when none of the refusal patterns can match `text`, told without compiling them (a
+    hash that starts with a digit, "10.10 fire at 2:1", a version "0.1.0" would compile six).
+
+    Each pattern allows at most one ".", so two or more rule them all out; so does a character
+    none of them has; and with no "-", "." or "x" the few letters left are e, o and b.
+    """
+    return (text.count(".") >= 2 or _FOREIGN_RE.search(text) is not None
+            or (_NOT_NUMBERISH_RE.search(text) is not None
+                and not ("-" in text or "." in text or "x" in text or "X" in text)))
 
 
 def _quote(text: str) -> str:
@@ -199,7 +211,7 @@ def _resolve_plain(text: str) -> Any:
             return int(text)
         except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
             raise _Refused(f"number with {len(text)} digits is too long: quote it if you mean a string") from None
-    if _NOT_NUMBERISH_RE.search(text) and not ("-" in text or "." in text or "x" in text or "X" in text):
+    if _surely_string(text):
         return text
     if re.fullmatch(_TIMESTAMP, text):
         raise _Refused(f"{text} reads as a date or time in YAML: quote it if you mean a string: {_quote(text)}")
