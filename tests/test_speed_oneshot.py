@@ -100,3 +100,20 @@ def test_help_is_laid_out_as_argparse_s_own_formatter_lays_it_out(columns: str,
     assert ours.format_usage() == stock.format_usage()
     for command in cli._COMMANDS:
         assert _help(ours, command) == _help(stock, command)
+
+
+# What the referee's commands on a game (submit, adjudicate) import without using: `tempfile` and
+# `shutil` (with `random`, `bz2`, `lzma`) for temporaries and removals, `secrets` for a new game's
+# secrets, fbsm's event catalogue for a view of the state.
+NOT_FOR_A_GAME_COMMAND = ("tempfile", "shutil", "random", "secrets", "bz2", "lzma", "pbem.rulesets.kit.events",
+                          "pbem.rulesets.fbsm.events")
+
+
+def test_the_modules_of_submit_and_adjudicate_import_nothing_they_do_not_use() -> None:
+    modules = ("pbem.cli", "pbem.core.archive", "pbem.core.game", "pbem.core.intake", "pbem.core.adjudicator",
+               "pbem.rulesets.fbsm.ruleset", "pbem.rulesets.fbsm.fog")
+    code = f"import sys\nimport {', '.join(modules)}\nprint(' '.join(sorted(sys.modules)))"
+    found = set(subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True,
+                               text=True).stdout.split())
+    assert set(modules) <= found
+    assert [name for name in NOT_FOR_A_GAME_COMMAND if _loaded(found, name)] == []

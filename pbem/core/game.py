@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import secrets
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
@@ -188,6 +187,8 @@ def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.Signi
         raise PbemError("every side and the referee need keys of their own")
     if chain_length < 2:
         raise PbemError("the seed chain needs at least 2 links")
+    import secrets  # (with hmac, random and base64) only a new game draws its secrets
+
     secret = secret if secret is not None else secrets.token_bytes(32)
     hidden = hidden_secret if hidden_secret is not None else secrets.token_bytes(32)  # drawn apart from s_L
     if hidden == secret:
