@@ -1,0 +1,265 @@
+"""Attacks on this session's speed work (issue #17), commits after 03baa0f8.
+
+Each test plays a dishonest referee or player, a hostile file or an unlucky crash against one
+shortcut, and asserts what the tree at 03baa0f8 already guaranteed. A test marked xfail(strict)
+is a defect still open (its reason names the commit); the others are attacks that failed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from pbem.core import chance, doccache, signing, yamlio
+from pbem.core.archive import TMP_PREFIX, Archive
+from pbem.core.errors import ArchiveError, PbemError, SignatureError
+from pbem.core.game import load_game
+from pbem.demo import DemoGame
+from pbem.rulesets.kit import tables
+
+PBEM = [sys.executable, "-m", "pbem"]
+
+
+# --- archive reads in a few system calls (cdd382be) -------------------------------------------------
+
+
+@pytest.fixture()
+def hostile_archive(tmp_path: Path) -> tuple[Archive, Path]:
+    root = tmp_path / "game"
+    (root / "orders" / "0001").mkdir(parents=True)
+    (root / "orders" / "0001" / "red-0001.yaml").write_bytes(b"inside: 1\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.yaml").write_bytes(b"secret: 1\n")
+    return Archive(root), outside
+
+
+@pytest.fixture()
+def alarm() -> Iterator[None]:
+    """A read that blocks (a FIFO opened without O_NONBLOCK) fails the test instead of hanging it."""
+    def timeout(*_: Any) -> None:
+        raise TimeoutError("the read blocked")
+
+    previous = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(10)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_plain_file_inside_is_read(hostile_archive: tuple[Archive, Path]) -> None:
+    archive, _ = hostile_archive
+    assert archive.read("orders/0001/red-0001.yaml") == b"inside: 1\n"
+
+
+def test_a_link_in_the_middle_to_outside_is_refused(hostile_archive: tuple[Archive, Path]) -> None:
+    archive, outside = hostile_archive
+    os.symlink(outside, archive.root / "orders" / "0002")
+    with pytest.raises(ArchiveError):
+        archive.read("orders/0002/secret.yaml")
+
+
+def test_a_link_as_the_last_part_is_refused_even_to_a_file_inside(hostile_archive: tuple[Archive, Path]) -> None:
+    archive, outside = hostile_archive
+    folder = archive.root / "orders" / "0001"
+    os.symlink(folder / "red-0001.yaml", folder / "red-0002.yaml")
+    os.symlink(outside / "secret.yaml", folder / "red-0003.yaml")
+    for rel in ("orders/0001/red-0002.yaml", "orders/0001/red-0003.yaml"):
+        with pytest.raises(ArchiveError):
+            archive.read(rel)
+
+
+def test_dot_dot_and_absolute_names_do_not_leave_the_game(hostile_archive: tuple[Archive, Path]) -> None:
+    archive, outside = hostile_archive
+    for rel in ("../outside/secret.yaml", str(outside / "secret.yaml"), "orders/../../outside/secret.yaml"):
+        with pytest.raises(ArchiveError):
+            archive.read(rel)
+
+
+def test_a_fifo_or_a_folder_is_refused_without_blocking(hostile_archive: tuple[Archive, Path], alarm: None) -> None:
+    archive, _ = hostile_archive
+    os.mkfifo(archive.root / "orders" / "0001" / "blue-0001.yaml")
+    for rel in ("orders/0001/blue-0001.yaml", "orders/0001"):
+        with pytest.raises(ArchiveError):
+            archive.read(rel)
+
+
+def test_a_file_over_the_limit_is_refused(hostile_archive: tuple[Archive, Path]) -> None:
+    archive, _ = hostile_archive
+    (archive.root / "orders" / "0001" / "red-0002.yaml").write_bytes(b"x" * 101)
+    with pytest.raises(ArchiveError):
+        archive.read("orders/0001/red-0002.yaml", max_bytes=100)
+    assert archive.read("orders/0001/red-0002.yaml", max_bytes=101) == b"x" * 101
+
+
+def test_a_temporary_in_the_seq_under_way_is_swept(tmp_path: Path) -> None:
+    """976ca308 passes over committed seqs' orders and decisions: the seq under way is still swept."""
+    root = tmp_path / "game"
+    (root / "turns" / "0001").mkdir(parents=True)
+    for folder in ("orders/0002", "decisions/0002", "views/0001"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / (TMP_PREFIX + "left")).write_bytes(b"half")
+    Archive(root).sweep_temporaries()
+    assert sorted(p.name for p in root.rglob(TMP_PREFIX + "*")) == []
+
+
+# --- the fast YAML reading of player files (9918858f, 588c147d, 61df34e6, 66e6f601) ----------------
+
+HOSTILE_YAML = [
+    b"", b"a: 1\n", b"%YAML 1.1\n---\na: 1\n", b"%TAG !e! tag:example.com,2000:\n---\na: 1\n", b"---\na: 1\n...\n",
+    b"a: 1\n---\nb: 2\n", b"a: 1\na: 2\n", b"? a\n: 1\n", b"a: !!str 1\n", b"a: &x 1\nb: *x\n", b"a: 'x''y'\n",
+    b"a: |\n  x\n  y\n", b"a: >-\n  x\n  y\n", b"a: 'x\ty'\n", b"a:\n", b"1: a\n", b"null: a\n", b"'': a\n",
+    b"a: yes\n", b"a: 1.5\n", b"a: 0x10\n", b"a: 2001-01-01\n", b"a: {b: 1, 'b': 2}\n", b"a: {\"b\": 1, b: 2}\n",
+    b"[1, 2]\n", b"x\n", b"a: 'multi\n  line'\n", b"a: \"multi\n  line\"\n", b"a: 1_000\n", b"a: +1\n", b"a: 01\n",
+    b"a: -0\n", b"a: .inf\n", b"a: =\n", b"<<: {b: 1}\n", b"a: \xc2\x85x\n", b"a: 'x\xe2\x80\xa8y'\n",
+    b"a: \"\xef\xbb\xbf\"\n", b"a: 1\r\nb: 2\r\n", b"a: !x 1\n", b"a: ! 1\n", b"a: {? b}\n", b"a: [b: c]\n",
+    b"a: |+\n x\n\n", b"\ta: 1\n", b"a: 99999999999999999999999999\n", b"a: '\x7f'\n", b"a: \"\xed\xa0\x80\"\n",
+    b"a: 'x'\n'a': y\n", b"a: True\n", b"a: NULL\n", b"a: ~\n", b"a: nULL\n", b"a: 0o17\n", b"a: 1e3\n",
+    b"a: 12:30\n", b"a: 0b1\n", b"a: -.nan\n", b"a: 1a2b3c4d" + b"0" * 56 + b"\n", b"a: 1e" + b"0" * 62 + b"\n",
+]
+
+
+@pytest.mark.parametrize("data", HOSTILE_YAML, ids=range(len(HOSTILE_YAML)))
+def test_the_plain_reader_gives_the_strict_loaders_data_or_steps_aside(data: bytes) -> None:
+    try:
+        quick = yamlio.load_plain(data)
+    except yamlio.NotPlain:
+        return
+    strict = yamlio.load_bytes(data, "orders.yaml").data  # refused by the strict loader: refused by both
+    assert repr(quick) == repr(strict) and quick == strict
+
+
+# --- remembered signature checks (ead54267, b4c0182d) ----------------------------------------------
+
+
+def test_a_remembered_good_signature_answers_for_no_other_key(finished_duel: DemoGame) -> None:
+    root = finished_duel.root
+    game = load_game(root)
+    data, signature = (root / "game.yaml").read_bytes(), (root / "game.yaml.sig").read_text()
+    namespace = signing.namespace("turn", game.id)
+    assert doccache.verified_signer(data, signature, namespace, {"referee": game.referee_key}, file="g") == "referee"
+    impostor = {"referee": game.side_keys[game.sides[0]]}
+    for allowed, space in ((impostor, namespace), ({"referee": game.referee_key}, signing.namespace("orders", game.id))):
+        with pytest.raises(SignatureError):
+            doccache.verified_signer(data, signature, space, allowed, file="g")
+    # the same signature over other bytes is checked, not remembered
+    with pytest.raises(PbemError):
+        doccache.verified_signer(data + b"\n", signature, namespace, {"referee": game.referee_key}, file="g")
+
+
+def test_a_bad_signature_is_refused_every_time(finished_duel: DemoGame) -> None:
+    root = finished_duel.root
+    game = load_game(root)
+    data, signature = (root / "game.yaml").read_bytes() + b"# x\n", (root / "game.yaml.sig").read_text()
+    for _ in range(2):
+        with pytest.raises(SignatureError):
+            doccache.verified_signer(data, signature, signing.namespace("turn", game.id),
+                                     {"referee": game.referee_key}, file="g")
+
+
+# --- sealed chain checkpoints (a910a3d7) ------------------------------------------------------------
+
+
+def test_checkpoints_of_another_game_secret_or_length_are_not_taken() -> None:
+    secret, other = b"s" * 32, b"t" * 32
+    sealed = chance.sealed_checkpoints("g1", secret, 100)
+    assert chance.open_checkpoints(sealed, "g1", secret, 100)
+    assert not chance.open_checkpoints(sealed, "g2", secret, 100)
+    assert not chance.open_checkpoints(sealed, "g1", other, 100)
+    assert not chance.open_checkpoints(sealed, "g1", secret, 101)
+    tampered = sealed[:-1] + bytes([sealed[-1] ^ 1])
+    assert not chance.open_checkpoints(tampered, "g1", secret, 100)
+
+
+def test_a_planted_checkpoint_file_changes_no_seed() -> None:
+    """A damaged file is refused; a file sealed under another secret does not reach this chain."""
+    secret = b"u" * 32
+    fresh = [chance.chain_seed("g3", secret, 70, k) for k in range(1, 71)]
+    forged = chance.sealed_checkpoints("g3", b"v" * 32, 70)
+    assert not chance.open_checkpoints(forged, "g3", secret, 70)
+    assert [chance.chain_seed("g3", secret, 70, k) for k in range(1, 71)] == fresh
+
+
+# --- kept copies of packaged data (8699d28b, aad4c9a9) ---------------------------------------------
+
+
+@pytest.mark.parametrize("value", [{1: "a"}, {"a": (1, 2)}, {"a": 1.0}, {"a": {"b": [1, (2,)]}}, {"a": "\udc80"},
+                                   {"a": float("nan")}, {"a": {True: 1}}])
+def test_data_json_would_not_give_back_exactly_is_never_kept(value: dict[str, Any]) -> None:
+    body = tables._exact_json(value)
+    assert body is None or value == {"a": 1.0}  # 1.0 comes back 1.0: kept, and the same type
+    if body is not None:
+        assert type(__import__("json").loads(body)["a"]) is float
+
+
+def test_a_kept_copy_of_other_bytes_or_damaged_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    source = str(tmp_path / "pkg" / "map.yaml")
+    os.makedirs(os.path.dirname(source))
+    data = b"a: 1\n"
+    tables.keep_copy(source, data, {"a": 1})
+    assert tables.kept_copy(source, data) == {"a": 1}
+    assert tables.kept_copy(source, b"a: 2\n") is None  # the file changed: its copy is not found
+    path = tables.kept_copy_path(source, data)
+    header, _, body = Path(path).read_bytes().partition(b"\n")
+    Path(path).write_bytes(header + b"\n" + body.replace(b"1", b"2"))
+    assert tables.kept_copy(source, data) is None
+
+
+# --- lazy imports on the command line's error paths (16fbb534, 05c37fbe, b4c0182d) ------------------
+
+
+def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*PBEM, *args], cwd=cwd, capture_output=True, text=True, timeout=120,
+                          env={**{k: v for k, v in os.environ.items() if k != "PBEM_PASSPHRASE"}, **(env or {})}, stdin=subprocess.DEVNULL)
+
+
+def test_the_commands_error_paths_say_what_is_wrong(finished_duel: DemoGame, tmp_path: Path) -> None:
+    work = finished_duel.root.parent
+    orders = sorted((work / "mail" / "red").glob("orders-*.yaml"))[0]
+    changed = tmp_path / "changed.yaml"
+    changed.write_bytes(orders.read_bytes() + b"# changed\n")
+    (tmp_path / "changed.yaml.sig").write_bytes(orders.with_name(orders.name + ".sig").read_bytes())
+    bad_key = tmp_path / "bad-key"
+    bad_key.write_text("garbage\n")
+    locked = tmp_path / "locked-key"
+    made = subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "pw", "-f", str(locked)], capture_output=True)
+    cases: list[tuple[list[str], str]] = [
+        (["verify", "--game", "game", str(tmp_path / "missing.yaml")], "missing.yaml"),
+        (["verify", "--game", "game", str(changed)], "bad signature"),
+        (["adjudicate", "--key", str(bad_key), "game"], "bad-key"),
+        (["sign", "--key", str(bad_key), "--game", "game", str(changed)], "bad-key"),
+        (["submit", "--key", "keys/referee", "game", str(changed)], "bad signature"),
+        (["check", "--game", "game", str(tmp_path / "missing.yaml"), str(changed)], "missing.yaml"),
+        (["audit", str(tmp_path / "no-game")], "no-game"),
+    ]
+    if made.returncode == 0:
+        cases.append((["sign", "--key", str(locked), "--game", "game", str(changed)], "passphrase"))
+    for args, named in cases:
+        done = run(*args, cwd=work)
+        said = done.stdout + done.stderr
+        assert done.returncode != 0, args
+        assert "Traceback" not in said and "Error:" not in said.split(":", 1)[0], (args, said)
+        assert named in said, (args, said)
+
+
+@pytest.mark.xfail(strict=True, reason="present at 03baa0f8 already (not the speed work): an empty PBEM_PASSPHRASE "
+                   "with an encrypted key ends in a ValueError traceback from the key derivation")
+def test_an_empty_passphrase_is_refused_with_a_message(finished_duel: DemoGame, tmp_path: Path) -> None:
+    locked = tmp_path / "locked-key"
+    made = subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "pw", "-f", str(locked)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip("no ssh-keygen")
+    target = tmp_path / "file.yaml"
+    target.write_bytes(sorted((finished_duel.root.parent / "mail" / "red").glob("orders-*.yaml"))[0].read_bytes())
+    done = run("sign", "--key", str(locked), "--game", "game", str(target), cwd=finished_duel.root.parent,
+               env={"PBEM_PASSPHRASE": ""})
+    assert done.returncode != 0 and "Traceback" not in done.stderr and "passphrase" in done.stderr, done.stderr
