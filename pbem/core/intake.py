@@ -10,9 +10,8 @@ judge asks it before it submits, so the signer and duplicate checks exist here o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from . import chance, clock, options, schemas, signing, yamlio
 from .archive import Archive, receipt_rel, seq_dir
@@ -28,8 +27,7 @@ SIG_SUFFIX = ".sig"
 MAX_SUBMISSIONS_PER_SIDE = 100  # per seq: a flood of resubmissions must not fill the referee's disk
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):  # not a dataclass: a tenth of the cost to create at import
     """One signed file found in what was handed in: its possible bytes and signature."""
 
     name: str
@@ -40,8 +38,7 @@ class Candidate:
     line: int = 0  # where an armored block began in its carrier (0: not armored)
 
 
-@dataclass(frozen=True)
-class Receipt:
+class Receipt(NamedTuple):
     side: str
     kind: str
     seq: int
@@ -63,8 +60,7 @@ class Receipt:
         return f"{self}; still awaited: {waiting}"
 
 
-@dataclass(frozen=True)
-class Referee:
+class Referee(NamedTuple):
     """What intake needs of the referee under version 2: the key that signs receipts, and the time."""
 
     key: signing.SigningKey | None
@@ -320,8 +316,7 @@ def _find_request(game: Game, archive: Archive, seq: int, request_hash: str) -> 
     return None
 
 
-@dataclass(frozen=True)
-class IntakeResult:
+class IntakeResult(NamedTuple):
     receipts: list[Receipt]
     errors: list[PbemError]
 
@@ -367,8 +362,7 @@ def submit(game_dir: Path | str, path: Path | str, sig_path: Path | str | None =
 # --- looking at a file without storing it ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class StoredCopy:
+class StoredCopy(NamedTuple):
     """A file of the adjudication under way that holds exactly the bytes handed in."""
 
     rel: str
@@ -395,8 +389,7 @@ def stored_copy(game: Game, texts: Sequence[bytes]) -> StoredCopy | None:
     return None
 
 
-@dataclass(frozen=True)
-class Inspection:
+class Inspection(NamedTuple):
     """What `submit` would make of one signed file, found without storing anything."""
 
     candidate: Candidate

@@ -43,9 +43,9 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, NamedTuple
 
 import yaml
 
@@ -97,8 +97,10 @@ _DumperBase: Any = yaml.SafeDumper
 _NO_WRAP = 2**31 - 1
 
 
-@dataclass(frozen=True, slots=True)
-class Mark:
+_NO_MARKS: Mapping[Any, Any] = MappingProxyType({})  # a document read without marks (read-only, so shared)
+
+
+class Mark(NamedTuple):  # NamedTuples, not dataclasses: a tenth of the cost to create at import
     """A position in a file: 1-based line and column (in characters)."""
 
     line: int
@@ -108,16 +110,15 @@ class Mark:
         return f"{self.line}:{self.column}"
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(NamedTuple):
     """A loaded YAML document: the data and where each part of it was written."""
 
     data: Any
     """Only dict (str keys), list, str, int, bool and None."""
     file: str
-    marks: Mapping[DocPath, Mark] = field(default_factory=dict)
+    marks: Mapping[DocPath, Mark] = _NO_MARKS
     """Path of a node -> where its value starts."""
-    key_marks: Mapping[DocPath, Mark] = field(default_factory=dict)
+    key_marks: Mapping[DocPath, Mark] = _NO_MARKS
     """Path of a mapping entry -> where its key is written."""
 
     def mark(self, path: DocPath) -> Mark | None:
