@@ -7,12 +7,14 @@ is a defect still open (its reason names the commit); the others are attacks tha
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -197,7 +199,7 @@ def test_data_json_would_not_give_back_exactly_is_never_kept(value: dict[str, An
     body = tables._exact_json(value)
     assert body is None or value == {"a": 1.0}  # 1.0 comes back 1.0: kept, and the same type
     if body is not None:
-        assert type(__import__("json").loads(body)["a"]) is float
+        assert type(json.loads(body)["a"]) is float
 
 
 def test_a_kept_copy_of_other_bytes_or_damaged_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -263,3 +265,100 @@ def test_an_empty_passphrase_is_refused_with_a_message(finished_duel: DemoGame, 
     done = run("sign", "--key", str(locked), "--game", "game", str(target), cwd=finished_duel.root.parent,
                env={"PBEM_PASSPHRASE": ""})
     assert done.returncode != 0 and "Traceback" not in done.stderr and "passphrase" in done.stderr, done.stderr
+
+
+# --- the audit's quick receipts (7b3abcd2): byte-level tamperings by a referee who re-signs ----------
+
+
+def _resign_bytes(game: DemoGame, rel: str, data: bytes) -> None:
+    path = game.root / rel
+    path.write_bytes(data)
+    path.with_name(path.name + ".sig").write_text(
+        signing.sign(data, game.referee, signing.namespace("turn", load_game(game.root).id)))
+
+
+BYTE_TAMPERINGS: dict[str, Callable[[bytes], bytes]] = {
+    "a blank line at the end": lambda data: data + b"\n",
+    "a comment": lambda data: data + b"# nothing\n",
+    "received twice": lambda data: data + re.findall(rb"\nreceived: [^\n]*\n", data)[0][1:],
+    "received later": lambda data: re.sub(rb'received: "[0-9]{4}', b'received: "2999', data, count=1),
+    "received unquoted": lambda data: re.sub(rb'received: "([^"]*)"', rb"received: \1", data, count=1),
+    "CRLF": lambda data: data.replace(b"\n", b"\r\n"),
+    "byte-order mark": lambda data: b"\xef\xbb\xbf" + data,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BYTE_TAMPERINGS))
+def test_a_receipt_changed_in_its_bytes_is_judged_as_the_field_checks_judge_it(finished_duel: DemoGame,
+                                                                                name: str) -> None:
+    from tests.test_speed_audit import first_receipt, slow_audit
+
+    from pbem.core.audit import audit
+
+    root = finished_duel.root
+    rel = first_receipt(root)
+    _resign_bytes(finished_duel, rel, BYTE_TAMPERINGS[name]((root / rel).read_bytes()))
+    assert audit(root) == slow_audit(root)
+
+
+# --- toc's kept walks (fbf56c34, 0440dcbe, c4fc211b) -------------------------------------------------
+
+
+def test_a_kept_walk_is_the_fresh_walk_down_to_the_order_of_its_parts() -> None:
+    """The helpers' test compares with ==, blind to dict order; here the order too (a stacks map's
+    order is the one thing that differs, and every reader of it sorts it or makes it a set)."""
+    from tests.toc.test_speed_movement import MOVES, fresh
+
+    from pbem.rulesets.toc import fog
+    from pbem.rulesets.toc.board import Board
+    from pbem.rulesets.toc.movement import simulate
+
+    def exactly(board: Board, walked: tuple[Any, Any]) -> str:
+        problems, plan = walked
+        return repr((problems, plan.steps, list(plan.units.items()), list(plan.columns.items()),
+                     list(board.own.items()), sorted(board.own_stacks().items())))
+
+    for state, side, orders in MOVES:
+        alone = Board.from_state(fresh(state), state, side)
+        expected = exactly(alone, simulate(alone, orders))
+        ctx = fresh(state)
+        simulate(Board.from_view(ctx, fog.view(ctx, state, side)), orders)
+        board = Board.from_state(ctx, state, side)
+        assert exactly(board, simulate(board, orders)) == expected
+
+
+# --- determinism across processes, kept copies on and off (8699d28b, 051a8fdb) -----------------------
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+
+
+@pytest.mark.parametrize("ruleset", ["toc", "fbsm"])
+def test_an_audit_says_the_same_in_fresh_and_warm_processes_under_any_hash_seed(ruleset: str, tmp_path: Path) -> None:
+    """Byte-code off (no kept copies), then on twice (the first writes the copies, the second reads
+    them), each under another PYTHONHASHSEED: the audit passes and prints the same bytes each time."""
+    game = str(SAMPLES / ruleset / "game")
+    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
+    said = []
+    for seed, byte_code in (("0", False), ("1", True), ("2", True)):
+        env = dict(base, PYTHONHASHSEED=seed, PYTHONPYCACHEPREFIX=str(tmp_path / "pyc"))
+        if not byte_code:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        done = subprocess.run([*PBEM, "audit", game], capture_output=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        said.append(done.stdout + done.stderr)
+    assert list(tmp_path.rglob("*.json")), "the second run kept copies of the packaged data"
+    assert said[0] == said[1] == said[2]
+
+
+def test_a_remembered_turn_reads_back_as_the_strict_loader_reads_its_file() -> None:
+    """ead54267: a remembered turn's state is its canonical JSON, not the YAML read back; the two
+    must be the same data in the same key order, or a long-running referee and a fresh command
+    would hand the rules different dicts."""
+    for ruleset in ("toc", "fbsm"):
+        for path in sorted((SAMPLES / ruleset / "game" / "turns").glob("*/turn.yaml"))[:4]:
+            data = path.read_bytes()
+            strict = yamlio.load_bytes(data, str(path)).data
+            doccache.forget()
+            doccache.remember("turn", data, strict, chance.canonical_json(strict["state"]))
+            assert repr(doccache.load_checked(data, str(path), "turn")) == repr(strict)
+    doccache.forget()
