@@ -153,6 +153,11 @@ def sealed_checkpoints(game: str, secret: bytes, length: int, label: str = CHAIN
     return MARKS_MAGIC + _marks_tag(game, bytes(secret), length, label, links) + links
 
 
+def has_checkpoints(game: str, secret: bytes, length: int, label: str = CHAIN_LABEL) -> bool:
+    """Whether this process already holds the chain's checkpoints (then no file need be read)."""
+    return (label, game, bytes(secret), length) in _CHECKPOINTS
+
+
 def open_checkpoints(data: bytes, game: str, secret: bytes, length: int, label: str = CHAIN_LABEL) -> bool:
     """Take a sealed file's checkpoints into this process's store when its tag checks; say whether it did."""
     import hmac

@@ -278,6 +278,8 @@ def marks_file(secret_file: str) -> str:
 
 def _open_marks(archive: Archive, secret_file: str, game_id: str, secret: bytes, length: int, label: str) -> None:
     """Spare the walk down the chain when the sealed checkpoints check under this secret (else walk)."""
+    if chance.has_checkpoints(game_id, secret, length, label):
+        return
     data = archive.read_private(marks_file(secret_file))
     if data is not None:
         chance.open_checkpoints(data, game_id, secret, length, label)
