@@ -362,3 +362,49 @@ def test_a_remembered_turn_reads_back_as_the_strict_loader_reads_its_file() -> N
             doccache.remember("turn", data, strict, chance.canonical_json(strict["state"]))
             assert repr(doccache.load_checked(data, str(path), "turn")) == repr(strict)
     doccache.forget()
+
+
+# --- plain scalars told to be strings without the refusal patterns (61df34e6, 66e6f601, 5d7e8b7b) ---
+
+SCALARS = [
+    "y", "n", "yes", "on", "true", "False", "null", "~", "0", "00", "017", "0o17", "0x1F", "0b101", "1_000", "1:20",
+    "190:20:30", "1.5", ".5", "+.inf", "-.Inf", ".NaN", "1e3", "1E3", "1e+3", "2001-12-14", "2001-12-14t21:59:43.10-05:00",
+    "2001-12-14 21:59:43.10 -5", "=", "-", "-1", "+1", "-0", "0.", "1.", "1e", "e1", "abc", "1a", "٣", "１", "12ab",
+    "0xG", "-.5", "+12:30", "1__0", "_1", "1_", "0_1", "3e-4", "INF", "12e", "0o", "0b", "0x", ".", "..", "1..2",
+    "1-2", "1x", "x1", "0e0", "1,000", "0001", "-0001", "+0x1", "-0b1", "1_2:3", "-1:30", "1:3.5", "1.2.3", "0.1.0",
+    "..5", "1.2e3.4", "1:2.3.4", "1.5.", "-1.2.3", "2001-01-01.5.5", "+.inf.", "10.10 fire at 2:1", "1.0 x",
+    "0x1.2.3", "1_0.2.3", "1.2.3Z", "0.1e5.", "1e5..", "1a2b3c4d" + "0" * 56, "1e" + "0" * 62, "0" * 64,
+    "sha256:" + "0" * 64, "1:2:3.4", "1:2 ", "2001-1-1", "2001-01-01T1:00:00Z", "+.nan", "-1_0", "0o8", "0b2",
+]
+
+
+def _read(text: str) -> str:
+    try:
+        return repr(yamlio._resolve_plain(text))
+    except yamlio._Refused as refused:
+        return f"refused: {refused}"
+
+
+def test_a_scalar_told_a_string_early_is_one_the_patterns_would_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    quick = [_read(text) for text in SCALARS]
+    monkeypatch.setattr(yamlio, "_surely_string", lambda text: False)
+    assert quick == [_read(text) for text in SCALARS]
+
+
+# --- the temporaries' sweep passes over committed seqs (976ca308) ------------------------------------
+
+
+def test_a_temporary_left_in_a_committed_seq_makes_no_discrepancy(finished_duel: DemoGame) -> None:
+    """Were the sweep's reasoning ever wrong, what it leaves is only litter: the audit and the
+    export go by the layout's names."""
+    from pbem.core.audit import audit
+    from pbem.core.export import archive_files
+
+    root = finished_duel.root
+    litter = [root / "orders" / "0001" / (TMP_PREFIX + "x"), root / "decisions" / "0002" / (TMP_PREFIX + "y")]
+    before = archive_files(Archive(root), load_game(root).sides)
+    for path in litter:
+        if path.parent.is_dir():
+            path.write_bytes(b"half")
+    assert audit(root) == []
+    assert archive_files(Archive(root), load_game(root).sides) == before
