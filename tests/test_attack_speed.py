@@ -42,11 +42,15 @@ def hostile_archive(tmp_path: Path) -> tuple[Archive, Path]:
     return Archive(root), outside
 
 
+class Blocked(Exception):
+    """Not an OSError (TimeoutError is one, and the reads under attack catch OSError)."""
+
+
 @pytest.fixture()
 def alarm() -> Iterator[None]:
     """A read that blocks (a FIFO opened without O_NONBLOCK) fails the test instead of hanging it."""
     def timeout(*_: Any) -> None:
-        raise TimeoutError("the read blocked")
+        raise Blocked("the read blocked")
 
     previous = signal.signal(signal.SIGALRM, timeout)
     signal.alarm(10)
@@ -408,3 +412,38 @@ def test_a_temporary_left_in_a_committed_seq_makes_no_discrepancy(finished_duel:
             path.write_bytes(b"half")
     assert audit(root) == []
     assert archive_files(Archive(root), load_game(root).sides) == before
+
+
+# --- the referee's sealed checkpoints read back (a910a3d7) -------------------------------------------
+
+
+@pytest.fixture()
+def short_alarm() -> Iterator[None]:
+    def timeout(*_: Any) -> None:
+        raise Blocked("the read blocked")
+
+    previous = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(3)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.xfail(strict=True, raises=Blocked,
+                   reason="a910a3d7: Archive.read_private opens the marks file with open() (no O_NONBLOCK, no "
+                          "regular-file test, no size bound): a FIFO there blocks every adjudication, where "
+                          "03baa0f8 read no such file")
+def test_a_fifo_in_place_of_the_checkpoints_costs_time_only(finished_duel: DemoGame, short_alarm: None) -> None:
+    from pbem.core.game import chain_secret, marks_file
+    from pbem.core.archive import SECRET_DIR, SECRET_FILE
+
+    game = load_game(finished_duel.root)
+    chance._CHECKPOINTS.clear()
+    expected = chain_secret(game)
+    marks = finished_duel.root / SECRET_DIR / marks_file(SECRET_FILE)
+    marks.unlink()
+    os.mkfifo(marks)
+    chance._CHECKPOINTS.clear()
+    assert chain_secret(game) == expected
