@@ -447,3 +447,27 @@ def test_a_fifo_in_place_of_the_checkpoints_costs_time_only(finished_duel: DemoG
     os.mkfifo(marks)
     chance._CHECKPOINTS.clear()
     assert chain_secret(game) == expected
+
+
+# --- a referee who swaps a player's signed files (7b3abcd2: hashes the audit already holds) -----------
+
+
+@pytest.mark.parametrize("swap", ["orders of another seq", "receipt of another seq", "orders and receipt"])
+def test_a_swapped_file_is_named_as_the_field_checks_name_it(finished_duel: DemoGame, swap: str) -> None:
+    from tests.test_speed_audit import slow_audit
+
+    from pbem.core.audit import audit
+
+    root = finished_duel.root
+    first, second = sorted((root / "orders").iterdir())[:2]
+    here = sorted(p.name for p in first.glob("*.yaml") if not p.name.endswith(".receipt.yaml"))[0]
+    stem = here.removesuffix(".yaml")
+    names = {"orders of another seq": [here, here + ".sig"],
+             "receipt of another seq": [stem + ".receipt.yaml", stem + ".receipt.yaml.sig"],
+             "orders and receipt": [here, here + ".sig", stem + ".receipt.yaml", stem + ".receipt.yaml.sig"]}[swap]
+    if not all((second / name).is_file() for name in names):
+        pytest.skip("the second seq has no file of that name")
+    for name in names:
+        (first / name).write_bytes((second / name).read_bytes())
+    found = audit(root)
+    assert found and found == slow_audit(root)
