@@ -12,7 +12,7 @@ import pytest
 from pbem.core import chance, doccache, yamlio
 from pbem.core.archive import turn_rel, view_rel
 from pbem.core.audit import Auditor, Discrepancy, audit
-from pbem.core.errors import SchemaError, YamlError
+from pbem.core.errors import SchemaError, SignatureError, YamlError
 from pbem.core.quickload import load_data, quick_load, recorded_turn_parts
 from pbem.demo import DemoGame
 from tests.test_audit import resign
@@ -215,7 +215,11 @@ def test_an_adjudication_reads_the_sealed_checkpoints_and_does_without_them(tmp_
     expected = chance.chain_seed(game.id, chain_secret(game), game.chain_length, 5), hidden_chain_seed(game, 5)
     walks: list[int] = []
     real_walk = chance._walk
-    monkeypatch.setattr(chance, "_walk", lambda *args: walks.append(args[2]) or real_walk(*args))
+    def counted_walk(game_id: str, seed: bytes, steps: int, label: str) -> bytes:
+        walks.append(steps)
+        return real_walk(game_id, seed, steps, label)
+
+    monkeypatch.setattr(chance, "_walk", counted_walk)
 
     def seeds() -> tuple[bytes, bytes | None]:
         chance._CHECKPOINTS.clear()
@@ -232,6 +236,45 @@ def test_an_adjudication_reads_the_sealed_checkpoints_and_does_without_them(tmp_
                 (private / name).write_bytes(damaged)
             assert seeds() == expected and sum(walks) >= game.chain_length  # walked again, the same links
         (private / name).write_bytes(good)
+
+
+def test_a_checkpoint_file_that_is_no_regular_file_is_not_waited_on(finished_duel: DemoGame) -> None:
+    import os
+    import signal
+
+    from pbem.core.archive import Archive
+    from pbem.core.game import chain_secret, load_game
+
+    game = load_game(finished_duel.root)
+    marks = finished_duel.root / ".referee" / "chain-secret.marks"
+    chance._CHECKPOINTS.clear()
+    expected = chain_secret(game)
+    good = marks.read_bytes()
+
+    def stuck(*_: object) -> None:
+        raise TimeoutError("waited on the checkpoint file")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    try:
+        for kind in ("fifo", "link", "folder", "huge"):
+            marks.unlink() if not marks.is_dir() or marks.is_symlink() else marks.rmdir()
+            if kind == "fifo":
+                os.mkfifo(marks)
+            elif kind == "link":
+                (marks.parent / "elsewhere").write_bytes(good)
+                marks.symlink_to(marks.parent / "elsewhere")
+            elif kind == "folder":
+                marks.mkdir()
+            else:
+                marks.write_bytes(good + bytes(2 << 20))
+            assert Archive(finished_duel.root).read_private(marks.name) is None, kind
+            chance._CHECKPOINTS.clear()
+            signal.alarm(5)
+            assert chain_secret(game) == expected, kind
+            signal.alarm(0)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # --- kept documents ------------------------------------------------------------------------------------------
@@ -265,14 +308,14 @@ def test_kept_signatures_answer_only_the_same_question(finished_duel: DemoGame) 
                     (data, other_sig, game.turn_namespace(), referee),
                     (data, signature, game.orders_namespace(), referee),
                     (data, signature, game.turn_namespace(), {"referee": game.side_keys[game.sides[0]]})):
-        with pytest.raises(signing.SignatureError):
+        with pytest.raises(SignatureError):
             doccache.verified_signer(*changed, file="t")  # a different question: checked, and refused
-        with pytest.raises(signing.SignatureError):
+        with pytest.raises(SignatureError):
             doccache.verified_signer(*changed, file="t")  # and again: a refusal is never kept
     doccache.remember_signature(b"made here", "sig", "ns", referee, "referee")
     assert doccache.verified_signer(b"made here", "sig", "ns", referee, file="t") == "referee"
     doccache.forget()
-    with pytest.raises(signing.SignatureError):
+    with pytest.raises(SignatureError):
         doccache.verified_signer(b"made here", "sig", "ns", referee, file="t")
 
 

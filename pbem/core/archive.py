@@ -451,13 +451,25 @@ class Archive:
         """A file of the referee's private store (0600) that only saves time, such as chain checkpoints."""
         atomic_write(self.root / SECRET_DIR / name, data, mode=0o600)
 
-    def read_private(self, name: str) -> bytes | None:
-        """What `write_private` wrote, or None when it cannot be read (the caller does without it)."""
+    def read_private(self, name: str, limit: int = 1 << 20) -> bytes | None:
+        """What `write_private` wrote, or None when it is not a regular file of at most `limit`
+        bytes that can be read (the caller does without it). A FIFO, a device or a link in its
+        place is not waited on or followed."""
         try:
-            with open(self.root / SECRET_DIR / name, "rb") as handle:
-                return handle.read()
+            fd = os.open(self.root / SECRET_DIR / name, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
             return None
+        try:
+            found = os.fstat(fd)
+            if not stat.S_ISREG(found.st_mode) or found.st_size > limit:
+                return None
+            with os.fdopen(fd, "rb", closefd=False) as handle:
+                data = handle.read(limit + 1)
+            return data if len(data) <= limit else None
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
 
     # --- clean-up and locking -------------------------------------------------------------------
     def sweep_temporaries(self, latest: int | None = None) -> None:
