@@ -53,7 +53,7 @@ def alarm() -> Iterator[None]:
         raise Blocked("the read blocked")
 
     previous = signal.signal(signal.SIGALRM, timeout)
-    signal.alarm(10)
+    signal.alarm(3)
     try:
         yield
     finally:
@@ -417,25 +417,8 @@ def test_a_temporary_left_in_a_committed_seq_makes_no_discrepancy(finished_duel:
 # --- the referee's sealed checkpoints read back (a910a3d7) -------------------------------------------
 
 
-@pytest.fixture()
-def short_alarm() -> Iterator[None]:
-    def timeout(*_: Any) -> None:
-        raise Blocked("the read blocked")
-
-    previous = signal.signal(signal.SIGALRM, timeout)
-    signal.alarm(3)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-@pytest.mark.xfail(strict=True, raises=Blocked,
-                   reason="a910a3d7: Archive.read_private opens the marks file with open() (no O_NONBLOCK, no "
-                          "regular-file test, no size bound): a FIFO there blocks every adjudication, where "
-                          "03baa0f8 read no such file")
-def test_a_fifo_in_place_of_the_checkpoints_costs_time_only(finished_duel: DemoGame, short_alarm: None) -> None:
+def test_a_fifo_in_place_of_the_checkpoints_costs_time_only(finished_duel: DemoGame, alarm: None) -> None:
+    """a910a3d7 read the marks with open(): a FIFO there blocked every adjudication (fixed in cd534ecc)."""
     from pbem.core.game import chain_secret, marks_file
     from pbem.core.archive import SECRET_DIR, SECRET_FILE
 
