@@ -465,3 +465,15 @@ def test_a_swapped_file_is_named_as_the_field_checks_name_it(finished_duel: Demo
         (first / name).write_bytes((second / name).read_bytes())
     found = audit(root)
     assert found and found == slow_audit(root)
+
+
+def test_seq_folders_are_told_by_name_as_the_pattern_told_them() -> None:
+    """cdd382be: `_is_seq_name` instead of the pattern; a folder "٠٠٠٩" (Arabic-Indic digits, which
+    int() reads as 9) or "00010" must stay no seq, as before."""
+    from pbem.core import archive
+
+    names = ["0000", "0001", "0010", "9999", "10000", "00010", "012345", "١٢٣٤", "٠٠٠٩", "０００１", "001", "1",
+             "", "0001 ", " 0001", "000a", "0x01", "+001", "-001", "1_00", "0001\n", "²³⁴⁵", "12345678901234567890"]
+    for name in names:
+        old = archive._COMMITTED_TURN.fullmatch(name) is not None and archive._canonical(name, 4)
+        assert archive._is_seq_name(name) == old, name
