@@ -13,7 +13,6 @@ rule function receives that context and nothing in fbsm rebuilds it from a state
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Mapping, NamedTuple
 
 from pbem.geometry.hexgrid import Hex, HexGrid, Line
@@ -114,29 +113,38 @@ def build_counters(tables: Mapping[str, Any]) -> dict[str, Counter]:
 
 # --- the context ------------------------------------------------------------------------------------
 
-@dataclass(frozen=True, eq=False)
 class Context:
     """Everything fixed for one game: the indexed map, the plain tables, the counters, the derived hex sets.
 
     Built once per game by `prepare`. The memos (lines and lines of fire in `hexes`, the bots' cost
-    fields) fill as the game is played and belong to this context alone.
+    fields) fill as the game is played and belong to this context alone. A plain class, not a
+    dataclass (about 0.7 ms less at every command's start); compared by identity, and its
+    attributes are never reassigned.
     """
 
-    hexes: HexIndex
-    tables: dict[str, Any]
-    terrain_groups: TerrainGroups  # `impassable` and `blocking` (10.8), from the tables
-    play_balance: bool
-    counters: dict[str, Counter]
-    riverbank: tuple[str, ...]
-    forward_zone: frozenset[str]  # 3.3 as drawn on the map, before the set-up bans
-    rear_zone: frozenset[str]  # 3.4
-    zones: dict[str, frozenset[str]]  # the set-up zones less the banned hexes (setup.py)
-    road_hexes: frozenset[str]
-    south_exit: tuple[str, ...]
-    west_edge: tuple[str, ...]
-    east_edge: tuple[str, ...]
-    varennes: frozenset[str]
-    fields: dict[str, dict[str, int]] = field(default_factory=dict)  # the bots' cost fields, by name
+    __slots__ = ("hexes", "tables", "terrain_groups", "play_balance", "counters", "riverbank", "forward_zone",
+                 "rear_zone", "zones", "road_hexes", "south_exit", "west_edge", "east_edge", "varennes", "fields")
+
+    def __init__(self, *, hexes: HexIndex, tables: dict[str, Any], terrain_groups: TerrainGroups, play_balance: bool,
+                 counters: dict[str, Counter], riverbank: tuple[str, ...], forward_zone: frozenset[str],
+                 rear_zone: frozenset[str], zones: dict[str, frozenset[str]], road_hexes: frozenset[str],
+                 south_exit: tuple[str, ...], west_edge: tuple[str, ...], east_edge: tuple[str, ...],
+                 varennes: frozenset[str]) -> None:
+        self.hexes = hexes
+        self.tables = tables
+        self.terrain_groups = terrain_groups  # `impassable` and `blocking` (10.8), from the tables
+        self.play_balance = play_balance
+        self.counters = counters
+        self.riverbank = riverbank
+        self.forward_zone = forward_zone  # 3.3 as drawn on the map, before the set-up bans
+        self.rear_zone = rear_zone  # 3.4
+        self.zones = zones  # the set-up zones less the banned hexes (setup.py)
+        self.road_hexes = road_hexes
+        self.south_exit = south_exit
+        self.west_edge = west_edge
+        self.east_edge = east_edge
+        self.varennes = varennes
+        self.fields: dict[str, dict[str, int]] = {}  # the bots' cost fields, by name
 
     @property
     def map(self) -> HexMap:
