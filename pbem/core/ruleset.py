@@ -12,7 +12,6 @@ import importlib.util
 import json
 import os
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
@@ -20,6 +19,7 @@ from . import options as option_words
 from .chance import Dice, canonical_json
 from .errors import PbemError, Problem
 from .options import same_plain
+from .records import FrozenRecord, set_field
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -27,37 +27,60 @@ Context = TypeVar("Context")
 STANDING_KEY = "standing"  # reserved top-level state key: side -> {topic: standing answer}
 
 
-@dataclass(frozen=True)
-class Submission:
+# The records below are hand-written frozen records (`pbem.core.records`), not dataclasses: every
+# one-shot command imports this module, and no dataclass on its path means `dataclasses` and
+# `inspect` are never imported. Compared, hashed and shown as the frozen dataclasses they were.
+
+
+class Submission(FrozenRecord):
     """One side's accepted orders for the phase being resolved."""
 
+    __slots__ = ("side", "orders", "standing")
     side: str
     orders: list[Any]
-    standing: dict[str, Any] = field(default_factory=dict)
+    standing: dict[str, Any]
+
+    def __init__(self, side: str, orders: list[Any], standing: dict[str, Any] | None = None) -> None:
+        set_field(self, "side", side)
+        set_field(self, "orders", orders)
+        set_field(self, "standing", {} if standing is None else standing)
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(FrozenRecord):
     """What resolving one phase produced."""
 
+    __slots__ = ("state", "events")
     state: State
     events: list[Event]
 
+    def __init__(self, state: State, events: list[Event]) -> None:
+        set_field(self, "state", state)
+        set_field(self, "events", events)
 
-@dataclass(frozen=True)
-class DecisionRequest:
+
+class DecisionRequest(FrozenRecord):
     """A choice a side must make in the middle of resolution (docs/protocol.md §4, Decisions).
 
     `question` and `options` go into a file only `side` receives: they must hold nothing the
     rules hide from that side.
     """
 
+    __slots__ = ("index", "side", "topic", "section", "question", "options")
     index: int
     side: str
     topic: str
     section: str
     question: dict[str, Any]
     options: list[Any]
+
+    def __init__(self, index: int, side: str, topic: str, section: str, question: dict[str, Any],
+                 options: list[Any]) -> None:
+        set_field(self, "index", index)
+        set_field(self, "side", side)
+        set_field(self, "topic", topic)
+        set_field(self, "section", section)
+        set_field(self, "question", question)
+        set_field(self, "options", options)
 
 
 class DecisionNeeded(Exception):
@@ -237,13 +260,18 @@ class Ruleset(ABC, Generic[Context]):
         return None
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(FrozenRecord):
     """A ruleset bound to one game's prepared context: what the core calls once the setup is known."""
 
+    __slots__ = ("ruleset", "setup", "context")
     ruleset: Ruleset[Any]
     setup: dict[str, Any]
     context: Any
+
+    def __init__(self, ruleset: Ruleset[Any], setup: dict[str, Any], context: Any) -> None:
+        set_field(self, "ruleset", ruleset)
+        set_field(self, "setup", setup)
+        set_field(self, "context", context)
 
     @property
     def id(self) -> str:

@@ -16,8 +16,9 @@ run it over bot games and the recorded sample (docs/writing-a-ruleset.md, "Event
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Mapping
+
+from pbem.core.records import FrozenRecord, set_field
 
 Kind = tuple[type, ...]  # the types a field's value may have
 
@@ -34,27 +35,51 @@ _NAMES: dict[type, str] = {str: "text", int: "a whole number", bool: "yes or no"
                            dict: "a mapping", type(None): "null", object: "anything"}
 
 
-@dataclass(frozen=True)
-class Fields:
-    """The keys of a mapping inside a list field: those always there and those that may be."""
+class Fields(FrozenRecord):
+    """The keys of a mapping inside a list field: those always there and those that may be.
 
+    A hand-written frozen record, not a dataclass (`pbem.core.records`: cheaper at import).
+    """
+
+    __slots__ = ("fields", "optional")
     fields: Mapping[str, Kind]
-    optional: Mapping[str, Kind] = field(default_factory=dict)
+    optional: Mapping[str, Kind]
+
+    def __init__(self, fields: Mapping[str, Kind], optional: Mapping[str, Kind] | None = None) -> None:
+        set_field(self, "fields", fields)
+        set_field(self, "optional", {} if optional is None else optional)
 
 
-@dataclass(frozen=True)
-class EventType:
-    """One event type: what it records, under which sections, its fields, and what fog shows of it."""
+class EventType(FrozenRecord):
+    """One event type: what it records, under which sections, its fields, and what fog shows of it.
 
+    A hand-written frozen record, not a dataclass (`pbem.core.records`: cheaper at import).
+    """
+
+    __slots__ = ("about", "sections", "fields", "optional", "items", "public", "shown", "hidden", "counted")
     about: str  # one line: what the event records
     sections: tuple[str, ...]  # the values the event's `section` may take
     fields: Mapping[str, Kind]  # always there (besides `type` and `section`)
-    optional: Mapping[str, Kind] = field(default_factory=dict)
-    items: Mapping[str, Fields] = field(default_factory=dict)
-    public: bool = False  # every side sees it whole
-    shown: tuple[str, ...] | None = None  # non-public: the fields the other side sees (None: not at all)
-    hidden: tuple[str, ...] = ()  # fields the other side never sees
-    counted: tuple[str, ...] = ()  # list fields the other side sees only as a count
+    optional: Mapping[str, Kind]
+    items: Mapping[str, Fields]
+    public: bool  # every side sees it whole
+    shown: tuple[str, ...] | None  # non-public: the fields the other side sees (None: not at all)
+    hidden: tuple[str, ...]  # fields the other side never sees
+    counted: tuple[str, ...]  # list fields the other side sees only as a count
+
+    def __init__(self, about: str, sections: tuple[str, ...], fields: Mapping[str, Kind],
+                 optional: Mapping[str, Kind] | None = None, items: Mapping[str, Fields] | None = None,
+                 public: bool = False, shown: tuple[str, ...] | None = None, hidden: tuple[str, ...] = (),
+                 counted: tuple[str, ...] = ()) -> None:
+        set_field(self, "about", about)
+        set_field(self, "sections", sections)
+        set_field(self, "fields", fields)
+        set_field(self, "optional", {} if optional is None else optional)
+        set_field(self, "items", {} if items is None else items)
+        set_field(self, "public", public)
+        set_field(self, "shown", shown)
+        set_field(self, "hidden", hidden)
+        set_field(self, "counted", counted)
 
     @property
     def what(self) -> str:
