@@ -8,7 +8,6 @@ units, 6.5) plus the game's context, the turn, the phase and the turn's effects.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping
 
 from pbem.core.ruleset import State
@@ -17,12 +16,16 @@ from pbem.rulesets.kit.board import SideBoard
 from .context import Context
 
 
-@dataclass
 class Board(SideBoard):
-    cfg: Context
-    turn: int
-    phase: str
-    effects: dict[str, Any]
+    _compared = SideBoard._compared + ("cfg", "turn", "phase", "effects")
+
+    def __init__(self, side: str, own: dict[str, dict[str, Any]], enemy: dict[str, int], cfg: Context,
+                 turn: int, phase: str, effects: dict[str, Any]) -> None:
+        super().__init__(side, own, enemy)
+        self.cfg = cfg
+        self.turn = turn
+        self.phase = phase
+        self.effects = effects
 
     @classmethod
     def from_state(cls, ctx: Context, state: State, side: str) -> "Board":

@@ -7,16 +7,37 @@ board from either, so every rule is judged by the same code both ways. A game su
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 
-@dataclass
 class SideBoard:
-    side: str
-    own: dict[str, dict[str, Any]]  # id -> {hex, status, z, ...}
-    enemy: dict[str, int]  # hex -> number of enemy units there
-    _stacks: dict[str, list[str]] | None = field(default=None, init=False, repr=False, compare=False)
+    """A plain class, not a dataclass (every one-shot command imports it; see `pbem.core.records`).
+
+    Compared and shown by the fields named in `_compared`, as the mutable dataclass it was (so never
+    hashed); a subclass calls this `__init__` and adds its own fields to `_compared`.
+    """
+
+    _compared: ClassVar[tuple[str, ...]] = ("side", "own", "enemy")
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __init__(self, side: str, own: dict[str, dict[str, Any]], enemy: dict[str, int]) -> None:
+        self.side = side
+        self.own = own  # id -> {hex, status, z, ...}
+        self.enemy = enemy  # hex -> number of enemy units there
+        self._stacks: dict[str, list[str]] | None = None
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self._compared])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, SideBoard)
+        return self._values() == other._values()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._compared)
+        return f"{type(self).__qualname__}({fields})"
 
     def on_map(self, uid: str) -> bool:
         return uid in self.own and self.own[uid]["status"] == "active"

@@ -10,7 +10,6 @@ unit (6.6). The own units, their stacks and simulated moves are the kit's `SideB
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from pbem.core.ruleset import State
@@ -21,18 +20,26 @@ from .state import levels, normalize
 from .zoc import in_zoc
 
 
-@dataclass
 class Board(SideBoard):
-    ctx: Context
-    turn: int
-    phase: str
-    sequence: str | None
-    enemy_top: dict[str, dict[str, Any]]  # hex -> {unit, steps} of the top enemy unit
-    marched: set[str]
-    control: set[str]
-    _ezoc: dict[str, bool] = field(default_factory=dict)
-    _near: dict[str, bool] = field(default_factory=dict)
-    _top: int | None = field(default=None, init=False, repr=False, compare=False)  # the highest own z, once known
+    # `_ezoc` and `_near` were compared fields of the dataclass this was: kept so, equality unchanged.
+    _compared = SideBoard._compared + ("ctx", "turn", "phase", "sequence", "enemy_top", "marched", "control",
+                                       "_ezoc", "_near")
+
+    def __init__(self, side: str, own: dict[str, dict[str, Any]], enemy: dict[str, int], ctx: Context, turn: int,
+                 phase: str, sequence: str | None, enemy_top: dict[str, dict[str, Any]], marched: set[str],
+                 control: set[str], _ezoc: dict[str, bool] | None = None,
+                 _near: dict[str, bool] | None = None) -> None:
+        super().__init__(side, own, enemy)
+        self.ctx = ctx
+        self.turn = turn
+        self.phase = phase
+        self.sequence = sequence
+        self.enemy_top = enemy_top  # hex -> {unit, steps} of the top enemy unit
+        self.marched = marched
+        self.control = control
+        self._ezoc: dict[str, bool] = {} if _ezoc is None else _ezoc
+        self._near: dict[str, bool] = {} if _near is None else _near
+        self._top: int | None = None  # the highest own z, once known
 
     @classmethod
     def from_state(cls, ctx: Context, state: State, side: str) -> "Board":
