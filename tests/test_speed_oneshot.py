@@ -117,3 +117,21 @@ def test_the_modules_of_submit_and_adjudicate_import_nothing_they_do_not_use() -
                                text=True).stdout.split())
     assert set(modules) <= found
     assert [name for name in NOT_FOR_A_GAME_COMMAND if _loaded(found, name)] == []
+
+
+def test_a_problem_replaced_is_what_dataclasses_replace_makes_of_it() -> None:
+    # `Problem.replaced` stands in for `dataclasses.replace` so that Problem can stop being a
+    # dataclass: it must know every field and change only the named ones.
+    import dataclasses
+
+    from pbem.core.errors import Problem
+
+    problem = Problem("m", file="f.yaml", line=3, column=4, path=("orders", 1), order=1, section="6.1", legal="x")
+    changes = {"message": "n", "file": "g.yaml", "line": 5, "column": 6, "path": ("orders", 2), "order": 2,
+               "section": "6.2", "legal": "y"}
+    assert [field.name for field in dataclasses.fields(Problem)] == list(changes)
+    for name, value in changes.items():
+        changed = problem.replaced(**{name: value})
+        assert changed == dataclasses.replace(problem, **{name: value}) and changed != problem
+    with pytest.raises(TypeError):
+        problem.replaced(colour="red")

@@ -6,8 +6,8 @@ file, the position, the order concerned, the rule section and what would be lega
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
 
 DocPath = tuple[str | int, ...]
 
@@ -38,12 +38,21 @@ class Problem:
 
     def located(self, file: str | None = None, line: int | None = None, column: int | None = None) -> "Problem":
         """A copy with location filled in where this one has none."""
-        return replace(
-            self,
+        return self.replaced(
             file=self.file if self.file is not None else file,
             line=self.line if self.line is not None else line,
             column=self.column if self.column is not None else column,
         )
+
+    def replaced(self, **changes: Any) -> "Problem":
+        """A copy with the named fields changed, as `dataclasses.replace` makes it.
+
+        Callers use this, not `dataclasses.replace`, so that `Problem` can stop being a dataclass
+        (and no one-shot command import `dataclasses`) without touching them again.
+        """
+        values: dict[str, Any] = {name: getattr(self, name) for name in _PROBLEM_FIELDS}
+        values.update(changes)
+        return Problem(**values)
 
     def __str__(self) -> str:
         where = self.file or ""
@@ -74,6 +83,9 @@ class Problem:
         if self.path:
             out["path"] = format_path(self.path)
         return out
+
+
+_PROBLEM_FIELDS = ("message", "file", "line", "column", "path", "order", "section", "legal")
 
 
 class PbemError(ValueError):

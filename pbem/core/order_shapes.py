@@ -17,7 +17,6 @@ file is accepted is still decided by the schema itself (`orders.rule_problems`).
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 from typing import Any, Mapping
 
 from . import schemas, yamlio
@@ -91,7 +90,7 @@ def item_problems(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str) -> di
     for problem in schemas.problems(doc, _by_kind(kinds, meant)):
         index = problem.path[1] if len(problem.path) >= 2 else None
         if isinstance(index, int):
-            found.setdefault(index, []).append(replace(problem, order=index))
+            found.setdefault(index, []).append(problem.replaced(order=index))
     allowed = ", ".join(_in_order(kinds, ruleset)) or "no orders"
     for index, order in enumerate(orders):
         if isinstance(order, dict) and meant[index] is None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import dataclasses
 import hashlib
 import os
 import re
@@ -1107,7 +1106,7 @@ def _at_block(error: SignatureError, block: ArmoredBlock, file: str | None, note
     """The same failure, located at the block and naming the file it carries."""
     label = f"armored {block.name}: " if block.name else ""
     problems = [
-        dataclasses.replace(p, message=label + p.message + note).located(file, block.line if block.line > 0 else None)
+        p.replaced(message=label + p.message + note).located(file, block.line if block.line > 0 else None)
         for p in error.problems
     ]
     return type(error)(problems)

@@ -43,8 +43,9 @@ from __future__ import annotations
 import math
 import re
 from collections import OrderedDict
-from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, TypeVar, Union
+
+from pbem.core.records import FrozenRecordError
 
 Stagger = Literal["odd-low", "even-low"]
 STAGGERS: tuple[Stagger, ...] = ("odd-low", "even-low")
@@ -106,10 +107,10 @@ class _Record:
         return f"{type(self).__qualname__}({fields})"
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        raise FrozenRecordError(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
+        raise FrozenRecordError(f"cannot delete field {name!r}")
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:  # copy and pickle rebuild it through __init__
         return type(self), self._values()

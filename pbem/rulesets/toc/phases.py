@@ -9,7 +9,6 @@ A concession (5.4) ends the game at once (`kit.phases.conceding`, `concession_ev
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from pbem.core.chance import Dice
@@ -85,7 +84,7 @@ def validate(ctx: Context, view: State, side: str, orders: list[Any]) -> list[Pr
     named = 1 if kind == "movement" and current and "sequence" in current[0] else 0
     # the movement walk skips the naming order: walked without it, as resolution walks the moves
     found, plan = handler_for(CHECKS, kind)(board, current[named:])
-    found = [replace(problem, order=problem.order + named) if problem.order is not None else problem
+    found = [problem.replaced(order=problem.order + named) if problem.order is not None else problem
              for problem in found]
     if found or later is None:
         return found
