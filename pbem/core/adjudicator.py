@@ -7,7 +7,6 @@ and state. `adjudicate` wraps it with the archive: it reads, runs, and writes at
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Sequence
 
@@ -22,6 +21,7 @@ from .options import same_plain
 from .plaincopy import canonical_copy
 from .position import Position, current_position
 from .quickload import load_data
+from .records import FrozenRecord, set_field
 from .schemafiles import load_schema
 from .ruleset import STANDING_KEY, DecisionNeeded, DecisionRequest, Decisions, Rules, State, Submission
 from .views import turn_view
@@ -153,8 +153,14 @@ def newest_orders(archive: Archive, game: Game, seq: int) -> dict[str, AcceptedO
     return {side: load_accepted(archive, game, rel) for side, rel in newest_order_files(archive, seq).items()}
 
 
-@dataclass(frozen=True)
-class DecisionFile:
+class DecisionFile(FrozenRecord):
+    """A decision's request and its reply (if any) as stored for one seq.
+
+    A hand-written frozen record, not a dataclass (`pbem.core.records`: cheaper at import, and a
+    NamedTuple's `index` method would clash with the field).
+    """
+
+    __slots__ = ("index", "side", "request_rel", "request_hash", "reply_rel", "reply_hash", "answer", "deadline")
     index: int
     side: str
     request_rel: str
@@ -162,7 +168,18 @@ class DecisionFile:
     reply_rel: str | None
     reply_hash: str | None
     answer: Any
-    deadline: str | None = None  # the request's (version 2)
+    deadline: str | None  # the request's (version 2)
+
+    def __init__(self, index: int, side: str, request_rel: str, request_hash: str, reply_rel: str | None,
+                 reply_hash: str | None, answer: Any, deadline: str | None = None) -> None:
+        set_field(self, "index", index)
+        set_field(self, "side", side)
+        set_field(self, "request_rel", request_rel)
+        set_field(self, "request_hash", request_hash)
+        set_field(self, "reply_rel", reply_rel)
+        set_field(self, "reply_hash", reply_hash)
+        set_field(self, "answer", answer)
+        set_field(self, "deadline", deadline)
 
 
 def decision_files(archive: Archive, game: Game, seq: int) -> dict[int, DecisionFile]:
