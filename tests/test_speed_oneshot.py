@@ -135,3 +135,16 @@ def test_a_problem_replaced_is_what_dataclasses_replace_makes_of_it() -> None:
         assert changed == dataclasses.replace(problem, **{name: value}) and changed != problem
     with pytest.raises(TypeError):
         problem.replaced(colour="red")
+
+
+def test_a_hexmap_replaced_is_what_dataclasses_replace_makes_of_it() -> None:
+    import dataclasses
+
+    from pbem.geometry import hexmap as hexmaps
+
+    assert [field.name for field in dataclasses.fields(hexmaps.HexMap)] == list(hexmaps._HEXMAP_FIELDS)
+    board = hexmaps.HexMap.from_dict({"bounds": {"columns": [1, 3], "rows": [1, 2]}, "default_terrain": "clear",
+                                      "assumed": True, "source": "made up for this test"})
+    for name, value in (("north", 1), ("default_terrain", "woods"), ("assumed", not board.assumed)):
+        changed = board.replaced(**{name: value})
+        assert changed == dataclasses.replace(board, **{name: value}) and changed != board

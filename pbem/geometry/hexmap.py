@@ -132,6 +132,10 @@ def _format_path(path: DocPath) -> str:
     return out
 
 
+_HEXMAP_FIELDS = ("columns", "rows", "stagger", "north", "default_terrain", "omitted", "hex_terrain", "hex_features",
+                  "side_features", "sets", "assumed", "source")
+
+
 @dataclass(frozen=True)
 class HexMap:
     """A validated map. Build it with `HexMap.from_dict`."""
@@ -152,6 +156,13 @@ class HexMap:
     @classmethod
     def from_dict(cls, data: object) -> HexMap:
         return _Reader().read(data)
+
+    def replaced(self, **changes: Any) -> HexMap:
+        """A copy with the named fields changed, as `dataclasses.replace` makes it (callers use this
+        so that HexMap can stop being a dataclass without touching them again)."""
+        values: dict[str, Any] = {name: getattr(self, name) for name in _HEXMAP_FIELDS}
+        values.update(changes)
+        return HexMap(**values)
 
     @property
     def grid(self) -> HexGrid:

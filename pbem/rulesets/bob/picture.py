@@ -16,7 +16,6 @@ hex labelled with firepower, roll and results, melees (M) and markers taken off 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Callable, Mapping
 
 from pbem.geometry.hexgrid import Hex
@@ -77,7 +76,7 @@ def display_map(ctx: Context) -> HexMap:
         if DIKE not in features.get(h, ()):
             features[h] = (*features.get(h, ()), DIKE)
     changed = terrain != printed.hex_terrain or features != printed.hex_features
-    shown = dataclasses.replace(printed, hex_terrain=terrain, hex_features=features) if changed else printed
+    shown = printed.replaced(hex_terrain=terrain, hex_features=features) if changed else printed
     ctx.cache["picture-map"] = shown
     return shown
 
