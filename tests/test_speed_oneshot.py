@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,7 +128,7 @@ def test_a_problem_replaced_is_what_dataclasses_replace_makes_of_it() -> None:
     from pbem.core.errors import Problem
 
     problem = Problem("m", file="f.yaml", line=3, column=4, path=("orders", 1), order=1, section="6.1", legal="x")
-    changes = {"message": "n", "file": "g.yaml", "line": 5, "column": 6, "path": ("orders", 2), "order": 2,
+    changes: dict[str, Any] = {"message": "n", "file": "g.yaml", "line": 5, "column": 6, "path": ("orders", 2), "order": 2,
                "section": "6.2", "legal": "y"}
     assert [field.name for field in dataclasses.fields(Problem)] == list(changes)
     for name, value in changes.items():
@@ -145,6 +146,7 @@ def test_a_hexmap_replaced_is_what_dataclasses_replace_makes_of_it() -> None:
     assert [field.name for field in dataclasses.fields(hexmaps.HexMap)] == list(hexmaps._HEXMAP_FIELDS)
     board = hexmaps.HexMap.from_dict({"bounds": {"columns": [1, 3], "rows": [1, 2]}, "default_terrain": "clear",
                                       "assumed": True, "source": "made up for this test"})
-    for name, value in (("north", 1), ("default_terrain", "woods"), ("assumed", not board.assumed)):
+    tried: tuple[tuple[str, Any], ...] = (("north", 1), ("default_terrain", "woods"), ("assumed", not board.assumed))
+    for name, value in tried:
         changed = board.replaced(**{name: value})
         assert changed == dataclasses.replace(board, **{name: value}) and changed != board
