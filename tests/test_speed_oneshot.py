@@ -105,9 +105,10 @@ def test_help_is_laid_out_as_argparse_s_own_formatter_lays_it_out(columns: str,
 
 # What the referee's commands on a game (submit, adjudicate) import without using: `tempfile` and
 # `shutil` (with `random`, `bz2`, `lzma`) for temporaries and removals, `secrets` for a new game's
-# secrets, fbsm's event catalogue for a view of the state.
+# secrets, fbsm's event catalogue for a view of the state, `difflib` (a misspelt word's likely
+# meaning, only for a rejection).
 NOT_FOR_A_GAME_COMMAND = ("tempfile", "shutil", "random", "secrets", "bz2", "lzma", "pbem.rulesets.kit.events",
-                          "pbem.rulesets.fbsm.events")
+                          "pbem.rulesets.fbsm.events", "difflib")
 
 
 def test_the_modules_of_submit_and_adjudicate_import_nothing_they_do_not_use() -> None:

@@ -21,7 +21,6 @@ self-contained (`$ref` only to `$defs` within the schema); `format` is an annota
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from typing import Any, Iterable, Mapping
@@ -477,6 +476,8 @@ def closest(word: Any, candidates: Iterable[str]) -> str | None:
     """The candidate `word` most likely misspells (difflib), or None."""
     if not isinstance(word, str):
         return None
+    import difflib  # only when a word is wrong: a one-shot command with good input never loads it
+
     found = difflib.get_close_matches(word, [c for c in candidates if c != word], n=1, cutoff=0.6)
     return found[0] if found else None
 
