@@ -45,7 +45,7 @@ import re
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, TypeVar, Union
 
-from pbem.core.records import FrozenRecordError
+from pbem.core.records import FrozenRecord
 
 Stagger = Literal["odd-low", "even-low"]
 STAGGERS: tuple[Stagger, ...] = ("odd-low", "even-low")
@@ -57,9 +57,9 @@ COMPASS: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
 _ID_RE = re.compile(r"[0-9]{4}")
 
 
-class _Record:
-    """A frozen record of the fields named in `__slots__`, compared, hashed and ordered as the tuple
-    of their values, exactly as a frozen, ordered dataclass with slots is.
+class _Record(FrozenRecord):
+    """A frozen record (`pbem.core.records`) also ordered as the tuple of its field values, exactly
+    as a frozen, ordered dataclass with slots is.
 
     The classes of this module are written out by hand on this base instead of as dataclasses:
     creating six dataclasses cost every command about 4.5 ms at import (Python 3.11 compiles each
@@ -67,18 +67,6 @@ class _Record:
     """
 
     __slots__: tuple[str, ...] = ()
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self.__slots__])
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, _Record)
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
 
     def _order(self, other: object) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
         if type(other) is not type(self):
@@ -101,19 +89,6 @@ class _Record:
     def __ge__(self, other: object) -> bool:
         pair = self._order(other)
         return NotImplemented if pair is None else pair[0] >= pair[1]
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__qualname__}({fields})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenRecordError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenRecordError(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:  # copy and pickle rebuild it through __init__
-        return type(self), self._values()
 
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields
