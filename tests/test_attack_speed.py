@@ -257,8 +257,6 @@ def test_the_commands_error_paths_say_what_is_wrong(finished_duel: DemoGame, tmp
         assert named in said, (args, said)
 
 
-@pytest.mark.xfail(strict=True, reason="present at 03baa0f8 already (not the speed work): an empty PBEM_PASSPHRASE "
-                   "with an encrypted key ends in a ValueError traceback from the key derivation")
 def test_an_empty_passphrase_is_refused_with_a_message(finished_duel: DemoGame, tmp_path: Path) -> None:
     locked = tmp_path / "locked-key"
     made = subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "pw", "-f", str(locked)], capture_output=True)

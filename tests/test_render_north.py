@@ -8,7 +8,6 @@ north arrow.
 
 from __future__ import annotations
 
-import dataclasses
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,7 @@ def test_the_sample_maps_declare_different_norths() -> None:
 @pytest.mark.parametrize("hexmap", [FBSM_MAP, TOC_MAP], ids=["fbsm", "toc"])
 @pytest.mark.parametrize("north", range(6))
 def test_north_is_up_and_east_is_right_whatever_the_map_declares(hexmap: Any, north: int) -> None:
-    m = dataclasses.replace(hexmap, north=north)
+    m = hexmap.replaced(north=north)
     lay = Layout(m, None)
     h = Hex(26, 14)
     x, y = lay.centre(h)

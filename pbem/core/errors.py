@@ -6,8 +6,9 @@ file, the position, the order concerned, the rule section and what would be lega
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
+
+from .records import FrozenRecord, set_field
 
 DocPath = tuple[str | int, ...]
 
@@ -23,18 +24,24 @@ def format_path(path: DocPath) -> str:
     return out
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(FrozenRecord):
     """One thing wrong with one input, located as precisely as we can."""
 
+    __slots__ = ("message", "file", "line", "column", "path", "order", "section", "legal")
     message: str
-    file: str | None = None
-    line: int | None = None
-    column: int | None = None
-    path: DocPath = ()
-    order: int | None = None
-    section: str | None = None
-    legal: str | None = None
+    file: str | None
+    line: int | None
+    column: int | None
+    path: DocPath
+    order: int | None
+    section: str | None
+    legal: str | None
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None, column: int | None = None,
+                 path: DocPath = (), order: int | None = None, section: str | None = None,
+                 legal: str | None = None) -> None:
+        for name, value in zip(self.__slots__, (message, file, line, column, path, order, section, legal)):
+            set_field(self, name, value)
 
     def located(self, file: str | None = None, line: int | None = None, column: int | None = None) -> "Problem":
         """A copy with location filled in where this one has none."""

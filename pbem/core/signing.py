@@ -504,6 +504,10 @@ def _decrypt_section(container: _Container, passphrase: bytes, file: str) -> byt
         raise KeyFileError(f"damaged private key: {exc}", file=file) from None
     if len(container.section) % spec.block or len(container.tag) != spec.tag_len:
         raise KeyFileError("damaged private key: the encrypted part has the wrong length", file=file)
+    if not passphrase:  # OpenSSH never encrypts with an empty passphrase (and bcrypt refuses one)
+        raise _WrongPassphrase
+    if not salt:
+        raise KeyFileError("damaged private key: the bcrypt salt is empty", file=file)
     derived = bcrypt.kdf(passphrase, salt, spec.key_len + spec.iv_len, rounds, ignore_few_rounds=True)
     key, iv = derived[: spec.key_len], derived[spec.key_len :]
     if spec.mode == "chacha":

@@ -9,7 +9,6 @@ Nothing here reads anything but the file opened, the game.yaml given and the key
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import secrets
 import tempfile
@@ -48,7 +47,7 @@ def _keep(path: Path, game: Game | None, ledger: str | None) -> tuple[list[Ledge
 
 def _plain_problem(problem: Problem, file: str) -> dict[str, Any]:
     """A problem for the page: its words (naming the file to be written), and the order it belongs to."""
-    named = dataclasses.replace(problem, file=file)
+    named = problem.replaced(file=file)
     nested = None
     if len(problem.path) >= 2 and problem.path[0] == "next_phase" and isinstance(problem.path[1], int):
         nested = problem.path[1]

@@ -26,10 +26,10 @@ Hex ids must be quoted strings: an unquoted 0507 would reach us as a number.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from pbem.core.records import FrozenRecord, set_field
 from pbem.geometry.fields import NAME_PATTERN as _NAME_PATTERN, Fields
 from pbem.geometry.hexgrid import STAGGERS, Hex, HexGrid, HexLike, Hexside, Stagger, as_hex, toward
 
@@ -136,10 +136,10 @@ _HEXMAP_FIELDS = ("columns", "rows", "stagger", "north", "default_terrain", "omi
                   "side_features", "sets", "assumed", "source")
 
 
-@dataclass(frozen=True)
-class HexMap:
+class HexMap(FrozenRecord):
     """A validated map. Build it with `HexMap.from_dict`."""
 
+    __slots__ = _HEXMAP_FIELDS
     columns: tuple[int, int]
     rows: tuple[int, int]
     stagger: Stagger
@@ -152,6 +152,14 @@ class HexMap:
     sets: Mapping[str, tuple[Hex, ...]]
     assumed: bool
     source: str
+
+    def __init__(self, columns: tuple[int, int], rows: tuple[int, int], stagger: Stagger, north: int,
+                 default_terrain: str, omitted: frozenset[Hex], hex_terrain: Mapping[Hex, str],
+                 hex_features: Mapping[Hex, tuple[str, ...]], side_features: Mapping[Hexside, tuple[str, ...]],
+                 sets: Mapping[str, tuple[Hex, ...]], assumed: bool, source: str) -> None:
+        for name, value in zip(self.__slots__, (columns, rows, stagger, north, default_terrain, omitted, hex_terrain,
+                                                 hex_features, side_features, sets, assumed, source)):
+            set_field(self, name, value)
 
     @classmethod
     def from_dict(cls, data: object) -> HexMap:
