@@ -158,3 +158,24 @@ def test_a_damaged_copy_is_passed_over_and_the_file_read_again(byte_code_cache: 
     assert tables.kept_copy(path, data) is None
     assert _typed(_read(package, name)) == _typed(_strict(package, name))
     assert kept.read_bytes() == text  # and kept again, whole
+
+
+def test_a_copy_kept_under_other_rules_for_keeping_is_not_used(byte_code_cache: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy is tied to kit/tables.py's own source too: a copy written by an older rule for what may
+    be kept (before the exact-JSON check, say) is stale once that rule changes."""
+    path = yamlio.packaged_file(*PACKAGED[1])
+    assert path is not None
+    data = yamlio.read_packaged(*PACKAGED[1])
+    tables._reader_key.cache_clear()
+    tables.keep_copy(path, data, {"kept": "under today's rules"})
+    assert tables.kept_copy(path, data) == {"kept": "under today's rules"}
+    other = tmp_path / "tables.py"
+    other.write_bytes(Path(tables.__file__).read_bytes() + b"\n# another rule for keeping\n")
+    monkeypatch.setattr(tables, "__file__", str(other))
+    tables._reader_key.cache_clear()
+    try:
+        assert tables.kept_copy(path, data) is None
+    finally:
+        monkeypatch.undo()
+        tables._reader_key.cache_clear()

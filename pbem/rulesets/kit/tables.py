@@ -60,13 +60,16 @@ def packaged_yaml(package: str, name: str) -> Any:
 
 @lru_cache(maxsize=None)
 def _reader_key() -> str:
-    """What decides what a packaged file reads to: pbem's and PyYAML's versions and yamlio's source."""
+    """What decides what a packaged file reads to and how its copy is kept: pbem's and PyYAML's versions,
+    yamlio's source and this module's."""
     import yaml
 
     from pbem import __version__
 
-    with open(yamlio.__file__, "rb") as handle:
-        source = handle.read()
+    source = b""
+    for module_file in (yamlio.__file__, __file__):  # the reader, and the rules for writing a copy
+        with open(module_file, "rb") as handle:
+            source += hashlib.sha256(handle.read()).digest()
     return hashlib.sha256(f"{__version__}/{yaml.__version__}/".encode() + source).hexdigest()[:16]
 
 
