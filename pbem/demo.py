@@ -170,5 +170,7 @@ def default_scenario(ruleset_id: str) -> Path:
     """The sample scenario shipped for a ruleset (samples/<id>/scenario.yaml)."""
     here = Path(__file__).resolve().parent.parent / "samples" / ruleset_id / "scenario.yaml"
     if not here.is_file():
-        raise PbemError(f"no sample scenario for {ruleset_id!r} at {here}; pass --scenario")
+        shipped = ", ".join(sorted(p.name for p in here.parent.parent.iterdir() if (p / "scenario.yaml").is_file()))
+        raise PbemError(f"no sample scenario for {ruleset_id!r} at {here}; pass --scenario, or name one of "
+                        f"the games with a sample: {shipped}")
     return here

@@ -512,7 +512,11 @@ def _8_2_entry_hex(move: Move, step: str) -> Problem | None:
 def _9_1_next_hex(move: Move, step: str) -> Problem | None:
     assert move.location is not None
     if not move.ctx.hexes.adjacent(move.location, step):
-        return move.at_step(f"{step} is not next to {move.location}", "9.1")
+        around = ", ".join(sorted(move.ctx.hexes.neighbours_of.get(move.location, ())))
+        if step == move.location:  # the likeliest slip: the path starting at the stack's own hex
+            return move.at_step(f"the path lists the hexes entered after {step}, where the stack stands: "
+                                f"leave {step} out", "9.1", around)
+        return move.at_step(f"{step} is not next to {move.location}", "9.1", around)
     return None
 
 
