@@ -457,9 +457,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     ruleset_id = args.ruleset or args.ruleset_id
     if not ruleset_id:
-        from .core.ruleset import BUILTIN
-
-        raise UsageError(f"name the game: pbem demo fbsm (or --ruleset ID); games: {', '.join(BUILTIN)}")
+        raise UsageError(f"name the game: pbem demo fbsm (or --ruleset ID); games: {', '.join(api.rulesets())}")
     workdir = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix=f"pbem-demo-{ruleset_id}-"))
     seed = seed_from_file(Path(args.seed_file)) if args.seed_file else None
     return play_demo(ruleset_id, Path(args.scenario) if args.scenario else None, workdir,
