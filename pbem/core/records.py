@@ -17,26 +17,37 @@ class FrozenRecordError(AttributeError):
     """Assigning to or deleting a field of a frozen record (as `dataclasses.FrozenInstanceError`)."""
 
 
-class FrozenRecord:
-    """Base of the hand-written frozen records (see the module's doc)."""
+class ComparedByFields:
+    """Compared as the tuple of the fields `_field_names` lists (only with an object of exactly its own
+    type) and shown like a dataclass. The names are the class's `__slots__` unless it says otherwise
+    (a mutable class with a `__dict__`, such as the kit's `SideBoard`, lists the fields it compares)."""
 
     __slots__: tuple[str, ...] = ()
 
+    def _field_names(self) -> tuple[str, ...]:
+        return self.__slots__
+
     def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self.__slots__])
+        return tuple([getattr(self, name) for name in self._field_names()])
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        assert isinstance(other, FrozenRecord)
+        assert isinstance(other, ComparedByFields)
         return self._values() == other._values()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._field_names())
+        return f"{type(self).__qualname__}({fields})"
+
+
+class FrozenRecord(ComparedByFields):
+    """Base of the hand-written frozen records (see the module's doc)."""
+
+    __slots__: tuple[str, ...] = ()
 
     def __hash__(self) -> int:
         return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__qualname__}({fields})"
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenRecordError(f"cannot assign to field {name!r}")

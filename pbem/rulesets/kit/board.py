@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pbem.core.records import ComparedByFields
 
-class SideBoard:
+
+class SideBoard(ComparedByFields):
     """A plain class, not a dataclass (every one-shot command imports it; see `pbem.core.records`).
 
     Compared and shown by the fields named in `_compared`, as the mutable dataclass it was (so never
@@ -26,18 +28,8 @@ class SideBoard:
         self.enemy = enemy  # hex -> number of enemy units there
         self._stacks: dict[str, list[str]] | None = None
 
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self._compared])
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, SideBoard)
-        return self._values() == other._values()
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._compared)
-        return f"{type(self).__qualname__}({fields})"
+    def _field_names(self) -> tuple[str, ...]:
+        return self._compared
 
     def on_map(self, uid: str) -> bool:
         return uid in self.own and self.own[uid]["status"] == "active"
