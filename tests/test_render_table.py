@@ -354,6 +354,48 @@ def test_an_area_draws_part_of_the_table() -> None:
             parse_window(bad, TABLE)
 
 
+# --- names: a terrain piece and an objective of the same name -----------------------------------
+
+def texts(root: ET.Element, words: str) -> list[ET.Element]:
+    return [el for el in root.iter(f"{NS}text") if (el.text or "") == words]
+
+
+def named_objective_table(at: tuple[int, int]) -> TableMap:
+    """TABLE with a second objective named as the copse is (its label drawn at the middle of its box, 385,470)."""
+    objectives = [*DOC["objectives"], {"id": "copse-objective", "at": list(at), "label": "the copse"}]
+    return TableMap.from_dict({**DOC, "objectives": objectives}, KINDS)
+
+
+def test_an_objective_named_as_a_terrain_piece_prints_the_name_once() -> None:
+    root = parse(draw(TablePicture(map=named_objective_table((400, 480)))))
+    assert len(texts(root, "the copse")) == 1
+    assert texts(root, "the copse")[0].get("data-feature") == "copse"  # the wood keeps its name
+    obj = by_id(root, "objective-copse-objective")
+    assert obj.find(f"{NS}circle") is not None and "objective the copse" in title_of(obj)  # the marker stays
+    assert len(texts(root, "the crossroads")) == 1  # an objective named as nothing else keeps its name
+    plain = parse(draw(TablePicture(map=TABLE)))
+    assert len(texts(plain, "the copse")) == 1
+
+
+def test_the_objective_keeps_the_name_where_the_terrain_name_is_outside_the_area() -> None:
+    table = named_objective_table((460, 500))
+    window = parse_window("420,380-700,700", table)  # holds the objective, not the copse's name at 385,470
+    root = parse(draw(TablePicture(map=table), window=window))
+    obj = by_id(root, "objective-copse-objective")
+    assert [el.text for el in obj.iter(f"{NS}text")] == ["the copse"]
+    inside = parse(draw(TablePicture(map=table), window=parse_window("300,380-700,700", table)))
+    assert [el.text for el in by_id(inside, "objective-copse-objective").iter(f"{NS}text")] == []
+
+
+@pytest.mark.parametrize("side", ["allies", "axis"])
+def test_the_bst_sample_picture_names_bois_carre_once(side: str) -> None:
+    """samples/bst: the wood Bois Carre (three pieces) holds the objective of that name."""
+    root = parse((Path(__file__).resolve().parent.parent / "samples" / "bst" / "pictures" / f"{side}-0030.svg")
+                 .read_text(encoding="utf-8"))
+    assert len(texts(root, "Bois Carre")) == 1
+    assert by_id(root, "objective-the-wood").find(f"{NS}circle") is not None
+
+
 # --- through the view: map_svg, pbem render, and fog of war ------------------------------------
 
 class TableTestAdapter(Adapter):

@@ -130,7 +130,7 @@ class Frame:
     def length(self, d: float) -> float:
         return _r(d * self.scale)
 
-    def shows(self, p: Point) -> bool:
+    def shows(self, p: Point | tuple[float, float]) -> bool:
         w, s, e, n = self.window
         return w <= p[0] <= e and s <= p[1] <= n
 
@@ -181,6 +181,7 @@ class _Drawing:
         self.taken = Taken()  # the page boxes of bases and markers, which a base's label keeps clear of
         self.outside: list[tuple[str, str, Box]] = []  # (side, text, page box) of bases labelled beside them
         self.symbols: set[str] = set()  # the unit symbols drawn on bases, for the legend
+        self.feature_names: dict[str, tuple[float, float]] = {}  # a terrain name drawn: the table point it is at
 
     def colour(self, side: str) -> str:
         return side_colour(side, self.sides)
@@ -213,7 +214,6 @@ class _Drawing:
         ranked = sorted(enumerate(self.board.features),
                         key=lambda item: (ORDER.get(item[1].kind, 5) if item[1].shape.closed
                                           else 4 if item[1].kind in ROUTES else 8, item[0]))
-        named: set[str] = set()
         for _, feat in ranked:
             kind = feat.kind
             attrs: dict[str, Any] = {"id": f"feature-{feat.id}", "data-kind": kind}
@@ -253,10 +253,10 @@ class _Drawing:
                                      **{"class": "crest"})
                 item.add(crest)
             g.add(item)
-            if feat.label and feat.label not in named:  # a wood drawn as several pieces is named once
-                named.add(feat.label)
+            if feat.label and feat.label not in self.feature_names:  # a wood drawn as several pieces is named once
                 x0, y0, x1, y1 = feat.shape.box
-                x, y = f.page(((x0 + x1) / 2, (y0 + y1) / 2))
+                middle = self.feature_names[feat.label] = ((x0 + x1) / 2, (y0 + y1) / 2)
+                x, y = f.page(middle)
                 labels.add(dwg.text(feat.label, insert=(x, _r(y + 4)), **{"data-feature": feat.id}))
         table.add(g)
         table.add(labels)
@@ -316,9 +316,16 @@ class _Drawing:
             item.set_desc(title=f"objective {obj.label or obj.id}: {pt(obj.at).replace(',', ', ')} {self.board.unit}")
             item.add(dwg.circle((x, y), 9, fill="#ffd23f", stroke="#111111", stroke_width=1.2))
             item.add(dwg.circle((x, y), 3, fill="#111111"))
-            item.add(dwg.text(obj.label or obj.id, insert=(x, _r(y + 21)), font_weight="bold", fill="#111111"))
+            name = obj.label or obj.id
+            if not self.names_terrain_shown(name):  # "Bois Carre" the wood and the objective: one name, the wood's
+                item.add(dwg.text(name, insert=(x, _r(y + 21)), font_weight="bold", fill="#111111"))
             g.add(item)
         table.add(g)
+
+    def names_terrain_shown(self, name: str) -> bool:
+        """Whether `name` is already printed on the drawn part of the table as a terrain piece's name."""
+        at = self.feature_names.get(name)
+        return at is not None and self.frame.shows(at)
 
     def grid(self, table: Any) -> Any:
         """Lines every STEP units on the table; their labels left of and below it (returned)."""
