@@ -330,8 +330,30 @@ def _report(findings: Sequence[object], ok_message: str) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     _from_referee(args.view, args.game, "view")
     _keep_in_ledger(args, args.view)
-    return _report(api.check_orders(api.read_view(args.view), args.orders),
-                   f"OK: {args.orders} passes every check its view allows")
+    view = api.read_view(args.view)
+    found = api.check_orders(view, args.orders)
+    if found and found[0].path == ("side",):
+        found = [_point_at_the_view(found[0], Path(args.view), str(view.doc["side"]), Path(args.orders)), *found[1:]]
+    return _report(found, f"OK: {args.orders} passes every check its view allows")
+
+
+def _point_at_the_view(problem: Problem, view: Path, view_side: str, orders: Path) -> Problem:
+    """Orders checked against another side's view: name that side's view file, when it lies beside this one.
+
+    An archive and a mail folder both name a view after its side (turns/0003/german.yaml), so the
+    other side's is found by putting its name in place of this side's.
+    """
+    import re  # the error path only
+
+    data = yamlio.load_bytes(yamlio.read_file(orders), str(orders)).data
+    claimed = data.get("side") if isinstance(data, dict) else None
+    if not isinstance(claimed, str) or claimed == view_side or not re.fullmatch(r"[A-Za-z0-9_-]+", claimed):
+        return problem
+    name, count = re.subn(rf"(?<![A-Za-z0-9]){re.escape(view_side)}(?![A-Za-z0-9])", claimed, view.name)
+    theirs = view.with_name(name)
+    if count == 0 or not theirs.is_file():
+        return problem
+    return problem.replaced(legal=f"{claimed}'s view, {theirs}")
 
 
 def _decision_request(doc: yamlio.Document) -> dict[str, Any]:

@@ -214,7 +214,8 @@ def test_yaml_tag(table: Table, tag: str) -> None:
     ("seq", 2, ["at seq:", "seq 2 is ahead of the game: the game awaits seq 1", "legal: 1"]),
     ("seq", 0, ["at seq:"]),
     ("phase", "fire", ["at phase:", "phase 'fire' is not the phase awaited", "legal: deploy"]),
-    ("side", "blue", ["at side:", "the file says side 'blue' but is signed with", "legal: red"]),
+    ("side", "blue", ["at side:", "wrong key: signed with red's key, but this file says side 'blue'",
+                      "legal: blue's key (or side: red, if the file is red's)"]),
     ("ack", "sha256:" + "0" * 64, ["at ack:", "is not the hash of the last view this side was sent"]),
 ])
 def test_wrong_envelope_field(table: Table, field: str, value: Any, needles: list[str]) -> None:
@@ -252,7 +253,7 @@ def test_old_signed_orders_replayed_into_a_later_seq(fire_table: Table) -> None:
 
 def test_signed_with_the_opponents_key(table: Table) -> None:
     path = table.file("opp.yaml", table.orders("red", [{"place": "hq", "cell": 3}]), "blue")
-    table.refused(path, "at side:", "the file says side 'red' but is signed with", "blue")
+    table.refused(path, "at side:", "signed with blue's key, but this file says side 'red'", "legal: red's key")
 
 
 def test_signed_with_the_referees_key(table: Table) -> None:
@@ -341,7 +342,7 @@ def test_reply_with_an_answer_not_offered(decision_table: Table) -> None:
 def test_reply_signed_by_the_wrong_side(decision_table: Table) -> None:
     table = decision_table
     path = table.file("forged.yaml", reply("red", request_hash(table), "stand"), "blue")
-    table.refused(path, "at side:", "the file says side 'red' but is signed with", "blue")
+    table.refused(path, "at side:", "signed with blue's key, but this file says side 'red'", "legal: red's key")
     path = table.file("meddle.yaml", reply("blue", request_hash(table), "stand"), "blue")
     table.refused(path, "at request:", "that decision request was sent to another side")
 

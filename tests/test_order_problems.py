@@ -144,7 +144,8 @@ def test_orders_signed_with_another_side_s_key_get_that_one_error(tmp_path: Path
     moment = datetime.datetime(2026, 1, 1, 0, 40, tzinfo=datetime.timezone.utc)
     result = submit(root, path, referee_key=keys["referee"], now=lambda: moment)
     [error] = result.errors
-    assert [p.message for p in error.problems] == ["the file says side 'red' but is signed with blue's key"]
+    assert [p.message for p in error.problems] == ["wrong key: signed with blue's key, but this file says side "
+                                                   "'red' and must be signed with red's key"]
 
 
 def test_orders_inside_next_phase_get_the_same_words(tmp_path: Path) -> None:

@@ -24,6 +24,15 @@ def format_path(path: DocPath) -> str:
     return out
 
 
+def citation(section: str) -> str:
+    """How a message cites its section: `rule 9.13` for a rulebook's, `see docs/protocol.md §4` for one of our pages.
+
+    A player reads "rule" as the game's rulebook; a page of ours (the protocol, a game's notes) is
+    something to look up, not a rule of the game.
+    """
+    return f"see {section}" if section.startswith("docs/") else f"rule {section}"
+
+
 class Problem(FrozenRecord):
     """One thing wrong with one input, located as precisely as we can."""
 
@@ -74,7 +83,7 @@ class Problem(FrozenRecord):
             parts.append(f"at {format_path(self.path)}:")
         parts.append(self.message)
         if self.section:
-            parts.append(f"(rule {self.section})")
+            parts.append(f"({citation(self.section)})")
         text = " ".join(parts)
         if self.legal:
             text += f"; legal: {self.legal}"

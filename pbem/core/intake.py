@@ -17,7 +17,7 @@ from . import chance, clock, options, schemas, signing, yamlio
 from .archive import Archive, receipt_rel, seq_dir
 from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError
 from .game import Game, load_game, noted_referee_key
-from .orders import orders_problems
+from .orders import orders_problems, wrong_key
 from .position import Position, current_position, orders_deadline
 from .ruleset import is_option
 from .schemafiles import load_schema
@@ -167,7 +167,8 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
     late = _after_its_turn(game, archive, doc, data, signer, expect.seq, referee.received)
     if late is not None:
         raise OrdersError(late)
-    OrdersError.collect(orders_problems(doc, rules, expect, view_state(rules, position.state, signer), signer))
+    OrdersError.collect(orders_problems(doc, rules, expect, view_state(rules, position.state, signer), signer,
+                                        game.side_keys))
     _same_protocol(game, doc)
     mine = [rel for side, _, rel in archive.orders_files(expect.seq) if side == signer]
     same = _copies(archive, mine, (data,))
@@ -237,8 +238,7 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         problems.append(doc.problem(f"this reply is for game {reply['game']!r}, not {game.id!r}", ("game",),
                                     legal=game.id))
     if reply["side"] != signer:
-        problems.append(doc.problem(f"the file says side {reply['side']!r} but is signed with {signer}'s key",
-                                    ("side",), legal=signer))
+        problems.append(wrong_key(doc, reply["side"], signer, game.side_keys))
     if reply["seq"] != seq:
         problems.append(doc.problem(f"seq {reply['seq']} is not the adjudication under way ({seq})", ("seq",),
                                     legal=str(seq)))

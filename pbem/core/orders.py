@@ -6,7 +6,7 @@ cannot tell a player anything its view does not already show.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Collection, NamedTuple
 
 from . import order_shapes, schemas, yamlio
 from .errors import Problem
@@ -33,11 +33,27 @@ class Expectation(NamedTuple):  # not a dataclass: a tenth of the cost to create
     closed_reason: str | None = None  # set when orders for this seq are no longer taken
 
 
-def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | None = None) -> list[Problem]:
+def wrong_key(doc: yamlio.Document, claimed: object, signer: str, sides: Collection[str] | None = None) -> Problem:
+    """A file whose `side:` is not the side whose key signed it, told as `pbem verify` tells it.
+
+    `sides` are the game's sides when known: a claimed side that is none of them is a slip in
+    `side:`, not a key to find.
+    """
+    if sides is not None and claimed not in sides:
+        return doc.problem(f"the file says side {claimed!r}, which is no side of this game; it is signed with "
+                           f"{signer}'s key", ("side",), section="docs/protocol.md §4", legal=f"side: {signer}")
+    return doc.problem(f"wrong key: signed with {signer}'s key, but this file says side {claimed!r} and must be "
+                       f"signed with {claimed}'s key", ("side",), section="docs/protocol.md §4",
+                       legal=f"{claimed}'s key (or side: {signer}, if the file is {signer}'s)")
+
+
+def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | None = None,
+                      sides: Collection[str] | None = None) -> list[Problem]:
     """The game/seq/side/phase/ack checks of docs/protocol.md §4, each naming the field.
 
-    A file signed with another side's key is judged on that alone: the side's seq, phase and ack
-    checks would compare it with the wrong side's expectation and say nothing useful.
+    A file signed with another side's key is judged on that alone, and so is a player's check of
+    orders against another side's view: the seq, phase and ack checks would compare the file with
+    the wrong side's expectation and say nothing useful.
     """
     data = doc.data
     found: list[Problem] = []
@@ -45,13 +61,17 @@ def envelope_problems(doc: yamlio.Document, expect: Expectation, signer: str | N
     def wrong(field: str, message: str, legal: str | None = None) -> None:
         found.append(doc.problem(message, (field,), section="docs/protocol.md §4", legal=legal))
 
+    if signer is not None and data["side"] != signer:
+        found.append(wrong_key(doc, data["side"], signer, sides))
+    elif signer is None and data["side"] != expect.side:
+        wrong("side", f"these orders are for side {data['side']!r} but the view is {expect.side}'s: check them "
+                      f"against {data['side']}'s view (or write side: {expect.side}, if they are {expect.side}'s)",
+              f"{data['side']}'s view")
+    wrong_side = bool(found)
     if data["game"] != expect.game:
         wrong("game", f"these orders are for game {data['game']!r}, not {expect.game!r}", expect.game)
-    if signer is not None and data["side"] != signer:
-        wrong("side", f"the file says side {data['side']!r} but is signed with {signer}'s key", signer)
+    if wrong_side:
         return found
-    if data["side"] != expect.side:
-        wrong("side", f"side {data['side']!r} is not {expect.side!r}", expect.side)
     if data["seq"] != expect.seq:
         age = "for an adjudication already done" if data["seq"] < expect.seq else "ahead of the game"
         wrong("seq", f"seq {data['seq']} is {age}: the game awaits seq {expect.seq}", str(expect.seq))
@@ -139,7 +159,7 @@ def _readable(doc: yamlio.Document) -> bool:
 
 
 def orders_problems(doc: yamlio.Document, rules: Rules, expect: Expectation, view_state: dict[str, Any],
-                    signer: str | None = None) -> list[Problem]:
+                    signer: str | None = None, sides: Collection[str] | None = None) -> list[Problem]:
     """Everything wrong with an orders document that can be told, in one list.
 
     The envelope's schema problems do not stop the checks while its fields can be read; a wrong
@@ -149,7 +169,7 @@ def orders_problems(doc: yamlio.Document, rules: Rules, expect: Expectation, vie
     shape = schemas.problems(doc, load_schema("orders"))
     if shape and not _readable(doc):
         return shape
-    envelope = envelope_problems(doc, expect, signer) + size_problems(doc)
+    envelope = envelope_problems(doc, expect, signer, sides) + size_problems(doc)
     if any(problem.path != ("ack",) for problem in envelope):
         return shape + envelope
     said = {(p.line, p.column, p.path, p.message) for p in shape}  # the phase's schema holds the envelope's too

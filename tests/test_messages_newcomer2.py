@@ -1,0 +1,80 @@
+"""The messages a newcomer's run from a fresh clone found wanting, each as a player reads it.
+
+1. orders signed with another side's key, at `pbem submit`: told as `pbem verify` tells it, the
+   key to sign with and the key it was signed with, never a bare side name as what to write;
+2. a section of our own pages is cited as a page to see, a rulebook's as a rule;
+3. `pbem check` against the other side's view: one cause, and the view to use;
+4. a unit id with a typo: the ids it most likely meant, with the legal list kept;
+5. toc 9.13: a move across the canal where no bridge spans it says where it may go.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.core.errors import Problem
+from tests.test_cli_lifecycle import run
+from tests.test_hostile_input import Table, make_table
+
+REPO = Path(__file__).resolve().parent.parent
+TOC_GAME = REPO / "samples" / "toc" / "game"
+
+
+@pytest.fixture()
+def table(tmp_path: Path) -> Table:
+    return make_table(tmp_path)
+
+
+# --- 1. the wrong key at the referee's intake -------------------------------------------------------------------
+
+
+def test_orders_signed_with_the_opponents_key_name_both_keys(table: Table) -> None:
+    path = table.file("forged.yaml", table.orders("red", [{"place": "hq", "cell": 3}]), "blue")
+    err = table.refused(path, "at side:", "wrong key: signed with blue's key, but this file says side 'red' and must "
+                                          "be signed with red's key", "legal: red's key")
+    assert "legal: blue;" not in err and not err.rstrip().endswith("legal: blue"), err
+    assert err.count("rejected: ") == 1 and len(err.strip().splitlines()) == 1, err  # that one cause only
+
+
+def test_a_side_that_is_no_side_of_the_game_is_told_to_be_the_signers(table: Table) -> None:
+    path = table.file("typo.yaml", table.orders("red", [{"place": "hq", "cell": 3}], side="rde"), "red")
+    table.refused(path, "at side:", "the file says side 'rde', which is no side of this game; it is signed with "
+                                    "red's key", "legal: side: red")
+
+
+# --- 2. how a section is cited --------------------------------------------------------------------------------
+
+
+def test_a_page_of_ours_is_a_page_to_see_and_a_rulebook_section_a_rule() -> None:
+    page = Problem("stale ack", file="o.yaml", line=7, column=6, section="docs/protocol.md §4", legal="sha256:ab")
+    assert str(page) == "o.yaml:7:6: stale ack (see docs/protocol.md §4); legal: sha256:ab"
+    rule = Problem("no bridge", file="o.yaml", line=9, column=3, order=0, section="9.13", legal="2008")
+    assert str(rule) == "o.yaml:9:3: order 1: no bridge (rule 9.13); legal: 2008"
+
+
+def test_the_intake_cites_the_protocol_as_a_page(table: Table) -> None:
+    path = table.file("game.yaml", table.orders("red", [{"place": "hq", "cell": 3}], game="other-game"), "red")
+    err = table.refused(path, "(see docs/protocol.md §4)")
+    assert "(rule docs/" not in err, err
+
+
+# --- 3. checking orders against the other side's view --------------------------------------------------------
+
+
+def test_orders_checked_against_the_other_sides_view_get_one_cause_and_the_view_to_use() -> None:
+    orders = TOC_GAME / "orders" / "0003" / "german-0001.yaml"
+    assert run("check", TOC_GAME / "turns" / "0002" / "german.yaml", orders).rc == 0  # the control
+    result = run("check", TOC_GAME / "turns" / "0002" / "british.yaml", orders)
+    assert result.rc == 1
+    [line] = result.out.splitlines()  # side, phase, awaited and ack were three errors of one cause
+    assert "these orders are for side 'german' but the view is british's: check them against german's view" in line
+    assert f"legal: german's view, {TOC_GAME / 'turns' / '0002' / 'german.yaml'}" in line, line
+
+
+def test_the_other_sides_view_is_named_only_where_it_is(tmp_path: Path) -> None:
+    view = tmp_path / "british.yaml"
+    view.write_bytes((TOC_GAME / "turns" / "0002" / "british.yaml").read_bytes())
+    result = run("check", view, TOC_GAME / "orders" / "0003" / "german-0001.yaml")
+    assert result.rc == 1 and result.out.rstrip().endswith("legal: german's view"), result.out
