@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from . import options
 from .adjudicator import decision_files
-from .archive import Archive
+from .archive import Archive, view_rel
 from .game import load_game
 from .position import Position, current_position
 
@@ -31,7 +31,11 @@ def status(game_dir: Path | str, *, public: bool = False) -> str:
     lines = [f"game {game.id} ({game.doc['ruleset']['id']} {game.doc['ruleset']['version']}), "
              f"sides: {', '.join(game.sides)}", f"adjudications done: {position.seq}"]
     if position.over():
-        lines.append(f"game over: {result_text(position.next()['result'])}")
+        result = position.next()["result"]
+        lines.append(f"game over: {result_text(result)}")
+        if result_left_out(result):
+            lines.append(f"  the result in full ({', '.join(result_left_out(result))}): next.result in every "
+                         f"side's last view, {view_rel(position.seq, '<side>')}")
         return "\n".join(lines)
     lines.append(f"next: seq {position.next_seq}, phase {position.rules.phase(position.state)!r}")
     if public:
@@ -50,12 +54,28 @@ def result_headline(result: Mapping[str, Any]) -> str:
     return text
 
 
+HEADLINE_FIELDS = ("winner", "reason", "section")
+
+
 def result_text(result: Mapping[str, Any]) -> str:
-    """A game's result in words: `result_headline`, then any other fields as `key value`."""
-    text = result_headline(result)
+    """A game's result in one short line: `result_headline`, then its flat fields as `key value`
+    (a score, `vp {us: 3}`); a list or a nested tally is left out (`result_left_out`)."""
     others = [f"{key} {options.show(value)}" for key, value in result.items()
-              if key not in ("winner", "reason", "section")]
-    return text + (f"; {', '.join(others)}" if others else "")
+              if key not in HEADLINE_FIELDS and _flat(value)]
+    return result_headline(result) + (f"; {', '.join(others)}" if others else "")
+
+
+def result_left_out(result: Mapping[str, Any]) -> list[str]:
+    """The fields of a result too long for `result_text` (toc's 4.3 tally names every dead British unit):
+    whoever wants them reads the result in full where it is kept, the views' `next.result`."""
+    return [key for key, value in result.items() if key not in HEADLINE_FIELDS and not _flat(value)]
+
+
+def _flat(value: Any) -> bool:
+    """A single value, or a mapping of single values (a score per side): what reads well in one line."""
+    def single(item: Any) -> bool:
+        return not isinstance(item, (Mapping, list, tuple))
+    return single(value) or isinstance(value, Mapping) and all(single(item) for item in value.values())
 
 
 def _public_sides(position: Position) -> list[str]:
