@@ -11,7 +11,7 @@ from pathlib import Path
 from pbem.core import yamlio
 from pbem.core.game import load_game
 from pbem.core.position import current_position
-from pbem.core.status import result_left_out, result_text, status
+from pbem.core.status import result_left_out, result_pointer, result_text, status
 
 ROOT = Path(__file__).resolve().parent.parent
 TOC_GAME = ROOT / "samples" / "toc" / "game"
@@ -39,6 +39,9 @@ def test_flat_scores_stay_in_the_line_and_lists_or_tallies_go() -> None:
     assert result_text(result) == "red wins: more points (rule 9.1); scores {red: 4, blue: 2}, turns 6"
     assert result_left_out(result) == ["lost", "tally"]
     assert result_left_out({"winner": "red", "section": "9.1", "reason": "more points"}) == []
+    assert result_pointer(result, 7) == ("the result in full (lost, tally): next.result in every side's last view, "
+                                         "turns/0007/<side>.yaml")
+    assert result_pointer({"winner": "red", "section": "9.1", "reason": "more points", "turns": 6}, 7) is None
 
 
 def test_status_says_the_toc_result_briefly_and_where_it_is_in_full() -> None:

@@ -33,10 +33,8 @@ def status(game_dir: Path | str, *, public: bool = False) -> str:
     if position.over():
         result = position.next()["result"]
         lines.append(f"game over: {result_text(result)}")
-        if result_left_out(result):
-            lines.append(f"  the result in full ({', '.join(result_left_out(result))}): next.result in every "
-                         f"side's last view, {view_rel(position.seq, '<side>')}")
-        return "\n".join(lines)
+        pointer = result_pointer(result, position.seq)
+        return "\n".join(lines + ([f"  {pointer}"] if pointer else []))
     lines.append(f"next: seq {position.next_seq}, phase {position.rules.phase(position.state)!r}")
     if public:
         return "\n".join(lines + _public_sides(position))
@@ -69,6 +67,14 @@ def result_left_out(result: Mapping[str, Any]) -> list[str]:
     """The fields of a result too long for `result_text` (toc's 4.3 tally names every dead British unit):
     whoever wants them reads the result in full where it is kept, the views' `next.result`."""
     return [key for key, value in result.items() if key not in HEADLINE_FIELDS and not _flat(value)]
+
+
+def result_pointer(result: Mapping[str, Any], seq: int) -> str | None:
+    """Where the fields `result_text` leaves out are, when it leaves any out: the views of adjudication `seq`."""
+    left_out = result_left_out(result)
+    if not left_out:
+        return None
+    return f"the result in full ({', '.join(left_out)}): next.result in every side's last view, {view_rel(seq, '<side>')}"
 
 
 def _flat(value: Any) -> bool:
