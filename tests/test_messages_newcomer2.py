@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,51 @@ def test_the_other_sides_view_is_named_only_where_it_is(tmp_path: Path) -> None:
     view.write_bytes((TOC_GAME / "turns" / "0002" / "british.yaml").read_bytes())
     result = run("check", view, TOC_GAME / "orders" / "0003" / "german-0001.yaml")
     assert result.rc == 1 and result.out.rstrip().endswith("legal: german's view"), result.out
+
+
+# --- 4. a mistyped unit id ----------------------------------------------------------------------------------
+
+
+def typo_in_sample_orders(tmp_path: Path, game: str, orders: str, right: str, wrong: str) -> Path:
+    """A recorded orders file of a sample game with one id mistyped (`right` written as `wrong`)."""
+    text = (REPO / "samples" / game / "game" / "orders" / orders).read_text(encoding="utf-8")
+    assert right in text
+    path = tmp_path / f"{game}-typo.yaml"
+    path.write_text(text.replace(right, wrong, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("game, orders, view, right, wrong, guess, legal", [  # legal: whether the rule gives one
+    ("toc", "0003/german-0001.yaml", "0002/german.yaml", "- G-IR12\n", "- G-IR121\n", "G-IR12", True),
+    ("fbsm", "0002/german-0001.yaml", "0001/german.yaml", "spotter: G01", "spotter: GO1", "G01", False),
+    ("bob", "0002/american-0001.yaml", "0001/american.yaml", "fire: A8\n", "fire: A88\n", "A8", True),
+    ("wtj1916", "0002/british-0001.yaml", "0001/british.yaml", "unit: gun1", "unit: gunn1", "gun1", True),
+    ("bst", "0002/axis-0001.yaml", "0001/axis.yaml", "unit: de1\n", "unit: de11\n", "de1", True),
+    ("bst", "0002/axis-0001.yaml", "0001/axis.yaml", "  - de1b\n", "  - de1bb\n", "de1b", True),
+])
+def test_a_mistyped_unit_id_is_answered_with_the_id_it_likely_meant(tmp_path: Path, game: str, orders: str,
+                                                                     view: str, right: str, wrong: str, guess: str,
+                                                                     legal: bool) -> None:
+    view_path = REPO / "samples" / game / "game" / "turns" / view
+    assert run("check", view_path, REPO / "samples" / game / "game" / "orders" / orders).rc == 0  # the control
+    result = run("check", view_path, typo_in_sample_orders(tmp_path, game, orders, right, wrong))
+    assert result.rc == 1
+    typo = wrong.split(":")[-1].strip(" -\n")
+    [line] = [line for line in result.out.splitlines() if f"{typo} is not" in line]
+    assert re.search(rf": did you mean (\S+ or )*{re.escape(guess)}( or \S+)*\? \(rule ", line), line
+    if legal:  # kept, and the guess is one of its ids
+        assert guess in line.split("; legal: ")[1].split(", "), line
+
+
+def test_a_look_alike_slip_is_answered_with_that_one_id() -> None:
+    from pbem.core.orders import close_names
+
+    assert close_names("GO1", ["G01", "G91", "G90", "G10"]) == ["G01"]
+    assert close_names("g-ir12", ["G-IR12", "G-IR120"]) == ["G-IR12"]
+    assert close_names("XYZ", ["G01", "G91"]) == []
+
+
+def test_a_hex_not_next_to_the_stack_gets_no_guess_at_a_unit(tmp_path: Path) -> None:
+    path = typo_in_sample_orders(tmp_path, "toc", "0003/german-0001.yaml", '- "2907"\n', '- "2917"\n')
+    result = run("check", TOC_GAME / "turns" / "0002" / "german.yaml", path)
+    assert result.rc == 1 and "2917" in result.out and "did you mean" not in result.out, result.out
