@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.core.cases import situation
 from pbem.core.errors import Problem
 from tests.test_cli_lifecycle import run
 from tests.test_hostile_input import Table, make_table
@@ -127,3 +128,22 @@ def test_a_hex_not_next_to_the_stack_gets_no_guess_at_a_unit(tmp_path: Path) -> 
     path = typo_in_sample_orders(tmp_path, "toc", "0003/german-0001.yaml", '- "2907"\n', '- "2917"\n')
     result = run("check", TOC_GAME / "turns" / "0002" / "german.yaml", path)
     assert result.rc == 1 and "2917" in result.out and "did you mean" not in result.out, result.out
+
+
+# --- 5. toc 9.13: no crossing of the canal but by a bridge ----------------------------------------------------
+
+
+def test_a_move_across_the_canal_without_a_bridge_says_where_the_stack_may_go() -> None:
+    """G-IR8 at 2107 on the canal's south bank, ordered north into 2108 where no bridge spans it (toc 9.13)."""
+    rules, state = situation({"scenario": "samples/toc/scenario.yaml",
+                              "state": {"phase": "german-movement", "turn": 3,
+                                        "units": {"G-IR8": {"hex": "2107"}, "B-WK": {"hex": "3122"}}}}, REPO)
+    [problem] = rules.validate(rules.view(state, "german"), "german", [{"move": ["G-IR8"], "path": ["2108"]}])
+    assert problem.section == "9.13" and "the canal between 2107 and 2108 has no bridge" in problem.message
+    assert problem.legal is not None, problem
+    bank, bridges = problem.legal.split("; ")
+    assert bank == "a hex next to 2107 on this bank: 2007, 2008, 2106, 2207, 2208"  # 2108 is across it
+    crossings = bridges.removeprefix("the canal's bridges: ").split(", ")
+    assert crossings[0] == "2008-2009" and "3307-3308" in crossings and len(crossings) == 7  # the nearest first
+    around = [{"move": ["G-IR8"], "path": ["2008", "2009"]}]  # the legal way: over the bridge from 2008
+    assert rules.validate(rules.view(state, "german"), "german", around) == []

@@ -68,6 +68,17 @@ def allowance(ctx: Context, uid: str, march: bool) -> int:
     return ctx.counters[uid].move * factor
 
 
+def canal_legal(ctx: Context, here: str) -> str:
+    """9.13, 9.16: what a stack at `here` refused a canal hexside may do instead: step to a hex on
+    its own bank, or cross where a bridge spans the canal (the nearest crossings first)."""
+    hexes = ctx.hexes
+    bank = sorted(n for n in hexes.neighbours_of.get(here, ()) if not ctx.canal_blocks(here, n))
+    bridges = sorted((min(hexes.distance(here, a), hexes.distance(here, b)), a, b)
+                     for a, b in (sorted(key) for key in hexes.sides_of) if ctx.canal(a, b) and ctx.bridged(a, b))
+    crossings = ", ".join(f"{a}-{b}" for _, a, b in bridges)
+    return f"a hex next to {here} on this bank: {', '.join(bank) or 'none'}; the canal's bridges: {crossings}"
+
+
 def prohibition(ctx: Context, kind: str, a: str, b: str) -> tuple[str, str]:
     """Why a unit of `kind` may not step from a to b: (section, reason)."""
     if ctx.canal_blocks(a, b):
@@ -527,7 +538,8 @@ def _9_11_to_9_15_terrain(move: Move, step: str) -> Problem | None:
     for uid in move.units:
         if prices[uid] is None:
             section, why = prohibition(move.ctx, move.ctx.counters[uid].kind, move.location, step)
-            return move.at_step(f"{uid}: {why}", section)
+            legal = canal_legal(move.ctx, move.location) if section == "9.13" else None
+            return move.at_step(f"{uid}: {why}", section, legal)
     return None
 
 
