@@ -23,6 +23,7 @@ from pbem.core.archive import TMP_PREFIX, Archive
 from pbem.core.errors import ArchiveError, PbemError, SignatureError
 from pbem.core.game import load_game
 from pbem.demo import DemoGame
+from tests.attack_fixtures import decided_duel_copy
 from pbem.rulesets.kit import tables
 
 PBEM = [sys.executable, "-m", "pbem"]
@@ -59,6 +60,12 @@ def alarm() -> Iterator[None]:
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture()
+def decided_duel(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> DemoGame:
+    """A finished duel that holds a decision reply whatever the dice (tests/attack_fixtures.py)."""
+    return decided_duel_copy(lambda: tmp_path_factory.mktemp("decided-duel"), tmp_path / "copy")
 
 
 def test_a_plain_file_inside_is_read(hostile_archive: tuple[Archive, Path]) -> None:
@@ -292,26 +299,76 @@ BYTE_TAMPERINGS: dict[str, Callable[[bytes], bytes]] = {
 }
 
 
-@pytest.mark.parametrize("folder", ["orders", "decisions"])
-@pytest.mark.parametrize("name", sorted(BYTE_TAMPERINGS))
-def test_a_receipt_changed_in_its_bytes_is_judged_as_the_field_checks_judge_it(finished_duel: DemoGame,
-                                                                                name: str, folder: str) -> None:
+def first_receipt(root: Path, folder: str) -> str:
+    """The first receipt under orders/ or decisions/ (there: a reply's receipt, which names its request)."""
+    receipts = sorted(str(path.relative_to(root)) for path in (root / folder).rglob("*.receipt.yaml"))
+    assert receipts, f"the fixture game holds no receipt under {folder}/"
+    return receipts[0]
+
+
+# An orders receipt names no request, so the two request tamperings apply to decisions/ only.
+RECEIPT_TAMPERINGS = [(folder, name) for folder in ("orders", "decisions") for name in sorted(BYTE_TAMPERINGS)
+                      if folder == "decisions" or not name.startswith("request")]
+
+# What the field-by-field audit finds in each tampered receipt of the decided duel: a quick check
+# that let one of these through would find nothing, and one that refused a harmless layout (CRLF,
+# a comment, ...) would find something. The fixture game has no deadline on orders, so an orders
+# receipt received later is still in time; a decision reply's request has one.
+FOUND_FIELDS: dict[tuple[str, str], list[str]] = {
+    ("orders", "received twice"): ["content"],
+    ("orders", "received unquoted"): ["content"],
+    ("decisions", "received twice"): ["content"],
+    ("decisions", "received unquoted"): ["content"],
+    ("decisions", "received later"): ["received"],
+    ("decisions", "request left out"): ["request"],
+    ("decisions", "request of another"): ["request"],
+}
+
+
+def _tamper_first_receipt(game: DemoGame, folder: str, name: str) -> None:
+    rel = first_receipt(game.root, folder)
+    data = (game.root / rel).read_bytes()
+    changed = BYTE_TAMPERINGS[name](data)
+    assert changed != data, f"{name!r} changes nothing in {rel}"
+    _resign_bytes(game, rel, changed)
+
+
+def test_the_untampered_decided_duel_passes_both_audits(decided_duel: DemoGame) -> None:
+    """The control of the next tests: what they find comes from their tampering, not from the game."""
     from tests.test_speed_audit import slow_audit
 
     from pbem.core.audit import audit
 
-    root = finished_duel.root
-    receipts = sorted(str(path.relative_to(root)) for path in (root / folder).rglob("*.receipt.yaml"))
-    if not receipts:
-        pytest.skip(f"no receipt under {folder}/")
-    rel = receipts[0]  # in decisions/: a reply's receipt, which names its request
-    data = (root / rel).read_bytes()
-    changed = BYTE_TAMPERINGS[name](data)
-    _resign_bytes(finished_duel, rel, changed)
-    found = audit(root)
-    assert found == slow_audit(root)
-    if name.startswith("request") and changed != data:
-        assert [item.field for item in found] == ["request"]
+    assert audit(decided_duel.root) == [] == slow_audit(decided_duel.root)
+
+
+@pytest.mark.parametrize(("folder", "name"), RECEIPT_TAMPERINGS)
+def test_a_receipt_changed_in_its_bytes_is_judged_as_the_field_checks_judge_it(decided_duel: DemoGame,
+                                                                                folder: str, name: str) -> None:
+    from tests.test_speed_audit import slow_audit
+
+    from pbem.core.audit import audit
+
+    _tamper_first_receipt(decided_duel, folder, name)
+    found = audit(decided_duel.root)
+    assert found == slow_audit(decided_duel.root)
+    assert [item.field for item in found] == FOUND_FIELDS.get((folder, name), []), found
+
+
+@pytest.mark.parametrize(("folder", "name"), sorted(key for key in FOUND_FIELDS if key[1] != "received later"))
+def test_a_quick_check_blind_to_the_layout_would_miss_the_tampering(decided_duel: DemoGame, folder: str, name: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutant the test above must catch: a quick path that takes any receipt with a received
+    line, quoted or not, as the referee's own layout. ("received later" is caught after the quick
+    path, by the deadline check, whatever it does.)"""
+    from tests.test_speed_audit import slow_audit
+
+    from pbem.core import audit as audit_module
+
+    _tamper_first_receipt(decided_duel, folder, name)
+    monkeypatch.setattr(audit_module, "canonical_bytes", lambda value, data: True)
+    monkeypatch.setattr(audit_module, "_RECEIVED_RE", re.compile(audit_module._RECEIVED_RE.pattern.replace(b'"', b'"?')))
+    assert audit_module.audit(decided_duel.root) != slow_audit(decided_duel.root)
 
 
 # --- toc's kept walks (fbf56c34, 0440dcbe, c4fc211b) -------------------------------------------------
@@ -407,18 +464,17 @@ def test_a_scalar_told_a_string_early_is_one_the_patterns_would_pass(monkeypatch
 # --- the temporaries' sweep passes over committed seqs (976ca308) ------------------------------------
 
 
-def test_a_temporary_left_in_a_committed_seq_makes_no_discrepancy(finished_duel: DemoGame) -> None:
+def test_a_temporary_left_in_a_committed_seq_makes_no_discrepancy(decided_duel: DemoGame) -> None:
     """Were the sweep's reasoning ever wrong, what it leaves is only litter: the audit and the
     export go by the layout's names."""
     from pbem.core.audit import audit
     from pbem.core.export import archive_files
 
-    root = finished_duel.root
+    root = decided_duel.root
     litter = [root / "orders" / "0001" / (TMP_PREFIX + "x"), root / "decisions" / "0002" / (TMP_PREFIX + "y")]
     before = archive_files(Archive(root), load_game(root).sides)
     for path in litter:
-        if path.parent.is_dir():
-            path.write_bytes(b"half")
+        path.write_bytes(b"half")  # both seqs are committed, with orders and a decision, in the decided duel
     assert audit(root) == []
     assert archive_files(Archive(root), load_game(root).sides) == before
 
@@ -445,20 +501,19 @@ def test_a_fifo_in_place_of_the_checkpoints_costs_time_only(finished_duel: DemoG
 
 
 @pytest.mark.parametrize("swap", ["orders of another seq", "receipt of another seq", "orders and receipt"])
-def test_a_swapped_file_is_named_as_the_field_checks_name_it(finished_duel: DemoGame, swap: str) -> None:
+def test_a_swapped_file_is_named_as_the_field_checks_name_it(decided_duel: DemoGame, swap: str) -> None:
     from tests.test_speed_audit import slow_audit
 
     from pbem.core.audit import audit
 
-    root = finished_duel.root
+    root = decided_duel.root
     first, second = sorted((root / "orders").iterdir())[:2]
     here = sorted(p.name for p in first.glob("*.yaml") if not p.name.endswith(".receipt.yaml"))[0]
     stem = here.removesuffix(".yaml")
     names = {"orders of another seq": [here, here + ".sig"],
              "receipt of another seq": [stem + ".receipt.yaml", stem + ".receipt.yaml.sig"],
              "orders and receipt": [here, here + ".sig", stem + ".receipt.yaml", stem + ".receipt.yaml.sig"]}[swap]
-    if not all((second / name).is_file() for name in names):
-        pytest.skip("the second seq has no file of that name")
+    assert all((second / name).is_file() for name in names), f"the decided duel's {second.name} lacks one of {names}"
     for name in names:
         (first / name).write_bytes((second / name).read_bytes())
     found = audit(root)
