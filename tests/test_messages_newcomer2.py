@@ -147,3 +147,15 @@ def test_a_move_across_the_canal_without_a_bridge_says_where_the_stack_may_go() 
     assert crossings[0] == "2008-2009" and "3307-3308" in crossings and len(crossings) == 7  # the nearest first
     around = [{"move": ["G-IR8"], "path": ["2008", "2009"]}]  # the legal way: over the bridge from 2008
     assert rules.validate(rules.view(state, "german"), "german", around) == []
+
+
+def test_an_id_in_the_wrong_case_is_named_with_the_id_it_is(tmp_path: Path) -> None:
+    """fbsm's unit ids are upper case by schema: g01 is refused by the schema, which now names G01."""
+    path = typo_in_sample_orders(tmp_path, "fbsm", "0002/german-0001.yaml", "spotter: G01", "spotter: g01")
+    result = run("check", REPO / "samples" / "fbsm" / "game" / "turns" / "0001" / "german.yaml", path)
+    assert result.rc == 1
+    [line] = [line for line in result.out.splitlines() if '"g01"' in line]
+    assert "at orders[0].spotter:" in line and line.endswith(": did you mean G01?"), line
+    hexes = typo_in_sample_orders(tmp_path, "fbsm", "0002/german-0001.yaml", 'bombard: "4030"', 'bombard: "4O30"')
+    result = run("check", REPO / "samples" / "fbsm" / "game" / "turns" / "0001" / "german.yaml", hexes)
+    assert result.rc == 1 and '"4O30"' in result.out and "did you mean" not in result.out, result.out

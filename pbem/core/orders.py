@@ -123,7 +123,8 @@ def rule_problems(doc: yamlio.Document, rules: Rules, view_state: dict[str, Any]
     if too_many:
         return too_many
     found = schemas.problems(doc, orders_schema(rules.ruleset, phase))
-    shape = order_shapes.explained(doc, rules.ruleset, phase, found)
+    shape = [_with_a_look_alike(problem, doc.data, view_state, side)
+             for problem in order_shapes.explained(doc, rules.ruleset, phase, found)]
     orders = doc.data.get("orders") if isinstance(doc.data, dict) else None
     if not awaited or not isinstance(orders, list) or len(found) > schemas.MAX_PROBLEMS:
         return shape  # (more than MAX_PROBLEMS: the schema stopped looking, so which orders are sound is unknown)
@@ -196,6 +197,16 @@ def close_names(word: str, names: list[str], most: int = 3) -> list[str]:
         return by_fold[_folded(word)][:most]
     near = difflib.get_close_matches(_folded(word), list(by_fold), n=most, cutoff=0.6)
     return [name for fold in near for name in by_fold[fold]][:most]
+
+
+def _with_a_look_alike(problem: Problem, data: Any, view_state: dict[str, Any], side: str) -> Problem:
+    """A schema problem of a string that is one of the side's unit ids but for case or a look-alike (g01 for
+    G01): that id, named. Nothing else is guessed here, where nothing says the string names a unit."""
+    value = _value_at(data, problem.path)
+    if not isinstance(value, str) or "did you mean" in problem.message:
+        return problem
+    meant = [name for name in _known_names(None, view_state, side) if name != value and _folded(name) == _folded(value)]
+    return problem.replaced(message=f"{problem.message}: did you mean {' or '.join(meant)}?") if meant else problem
 
 
 def _with_a_guess(message: str, value: Any, legal: str | None, view_state: dict[str, Any], side: str) -> str:
