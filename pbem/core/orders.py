@@ -1,7 +1,9 @@
 """Checks on an orders file that the referee (`submit`, `audit`) and the player (`check`) share.
 
 Rule checks run against the side's own view state, never the master state, so a rejection
-cannot tell a player anything its view does not already show.
+cannot tell a player anything its view does not already show. That holds for the one thing
+added here to the rules' own words: a refused unit id is told with the ids it most likely
+meant, taken from the rule's legal list or the side's own units in its view.
 """
 
 from __future__ import annotations
@@ -166,6 +168,13 @@ def _value_at(order: Any, path: tuple[str | int, ...]) -> Any:
     return value
 
 
+def _strings(value: Any) -> list[str]:
+    """The names a value at a problem's path gives: itself, or the names of a list (`bases: [...]`)."""
+    if isinstance(value, str):
+        return [value]
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
 def _known_names(legal: str | None, view_state: dict[str, Any], side: str) -> list[str]:
     """The names a refused id may have meant: the legal list's ids, else (no legal given) the side's own units."""
     if legal is not None:
@@ -202,8 +211,10 @@ def close_names(word: str, names: list[str], most: int = 3) -> list[str]:
 def _with_a_look_alike(problem: Problem, data: Any, view_state: dict[str, Any], side: str) -> Problem:
     """A schema problem of a string that is one of the side's unit ids but for case or a look-alike (g01 for
     G01): that id, named. Nothing else is guessed here, where nothing says the string names a unit."""
+    if len(problem.path) < 3 or problem.path[0] != "orders" or "did you mean" in problem.message:
+        return problem  # (an envelope field is no unit, and the envelope's problems are matched by their words)
     value = _value_at(data, problem.path)
-    if not isinstance(value, str) or "did you mean" in problem.message:
+    if not isinstance(value, str):
         return problem
     meant = [name for name in _known_names(None, view_state, side) if name != value and _folded(name) == _folded(value)]
     return problem.replaced(message=f"{problem.message}: did you mean {' or '.join(meant)}?") if meant else problem
@@ -216,10 +227,8 @@ def _with_a_guess(message: str, value: Any, legal: str | None, view_state: dict[
     of the ids listed there): the names offered come from its legal list or the side's own view,
     so a guess tells nothing the player could not read there.
     """
-    given = [value] if isinstance(value, str) else [item for item in value if isinstance(item, str)] \
-        if isinstance(value, list) else []
-    named = next((word for word in given if message.startswith(word) and _UNKNOWN_UNIT.match(message, len(word))),
-                 None)
+    named = next((word for word in _strings(value) if message.startswith(word)
+                  and _UNKNOWN_UNIT.match(message, len(word))), None)
     if named is None:
         return message
     names = _known_names(legal, view_state, side)
