@@ -23,8 +23,8 @@ from pbem.core.archive import TMP_PREFIX, Archive
 from pbem.core.errors import ArchiveError, PbemError, SignatureError
 from pbem.core.game import load_game
 from pbem.demo import DemoGame
-from tests.attack_fixtures import decided_duel_copy
 from pbem.rulesets.kit import tables
+from tests.attack_fixtures import decided_duel_copy
 
 PBEM = [sys.executable, "-m", "pbem"]
 
@@ -367,7 +367,8 @@ def test_a_quick_check_blind_to_the_layout_would_miss_the_tampering(decided_duel
 
     _tamper_first_receipt(decided_duel, folder, name)
     monkeypatch.setattr(audit_module, "canonical_bytes", lambda value, data: True)
-    monkeypatch.setattr(audit_module, "_RECEIVED_RE", re.compile(audit_module._RECEIVED_RE.pattern.replace(b'"', b'"?')))
+    either_quoting = audit_module._RECEIVED_RE.pattern.replace(b'"', b'"?')
+    monkeypatch.setattr(audit_module, "_RECEIVED_RE", re.compile(either_quoting))
     assert audit_module.audit(decided_duel.root) != slow_audit(decided_duel.root)
 
 
