@@ -39,7 +39,7 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory, keys: Path) -> dict[str, bytes]:
-    assert yamlio._Loader is getattr(yaml, "CSafeLoader", None), "libyaml is expected to be installed"
+    assert yamlio._loader() is getattr(yaml, "CSafeLoader", None), "libyaml is expected to be installed"
     game = play_bot_game("fbsm", tmp_path_factory.mktemp("ref"), rounds=ROUNDS, keys_from=keys)
     assert audit(game.root) == []
     found = files_of(game.root)
@@ -72,11 +72,12 @@ def test_pure_python_loader_gives_the_same_bytes(tmp_path: Path, keys: Path, ref
 def test_pure_python_loader_reads_every_file_as_libyaml_does(reference: dict[str, bytes]) -> None:
     for name, data in reference.items():
         if name.endswith(".yaml") and not name.startswith(".referee"):
-            c = yamlio.load_bytes(data, name)
-            old = yamlio._Loader
+            # The strict builder itself: `load_bytes` reads canonical text without either loader.
+            c = yamlio._load_strictly(data, name)
+            old = yamlio._loader()
             yamlio._Loader = yaml.SafeLoader
             try:
-                py = yamlio.load_bytes(data, name)
+                py = yamlio._load_strictly(data, name)
             finally:
                 yamlio._Loader = old
             assert (c.data, dict(c.marks), dict(c.key_marks)) == (py.data, dict(py.marks), dict(py.key_marks)), name

@@ -66,6 +66,29 @@ def test_a_check_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
     assert [name for name in NOT_FOR_A_CHECK if _loaded(modules, name)] == []
 
 
+def test_a_check_of_canonical_files_does_without_pyyaml_once_kept_copies_are_written(tmp_path: Path) -> None:
+    # As a user runs it: byte-code written, so the packaged tables' kept copies are too (the first run).
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(tmp_path / "pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    found = []
+    for attempt in range(2):
+        out = tmp_path / f"modules-{attempt}.json"
+        subprocess.run([sys.executable, "-c", CHILD, str(out), "check", str(VIEW), str(ORDERS)], cwd=ROOT, env=env,
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        found.append(json.loads(out.read_text()))
+    assert found[1]["code"] in (0, None)
+    assert "pbem.rulesets.fbsm.phases" in found[1]["modules"]
+    assert not _loaded(set(found[1]["modules"]), "yaml")  # the view and the orders are canonical text
+
+
+def test_a_check_of_a_hand_written_file_reads_it_with_pyyaml(tmp_path: Path) -> None:
+    orders = tmp_path / "orders.yaml"
+    orders.write_bytes(b"# my orders\n" + ORDERS.read_bytes())  # a comment: no longer canonical text
+    code, modules = _run(tmp_path, "check", str(VIEW), str(orders))
+    assert code in (0, None)
+    assert _loaded(modules, "yaml")
+
+
 def test_a_check_with_the_game_verifies_the_signature_and_so_loads_cryptography(tmp_path: Path) -> None:
     code, modules = _run(tmp_path, "check", str(VIEW), str(ORDERS), "--game", str(GAME / "game.yaml"))
     assert code in (0, None)

@@ -1,7 +1,8 @@
 """Read a file without the strict loader's line-and-column bookkeeping, when that changes nothing.
 
 The strict loader (`yamlio.load_bytes`) builds every document in Python, node by node, to name
-each problem with its line and column. `yamlio.load_plain` reads the parser's events with the
+each problem with its line and column. `yamlio.load_plain` reads canonical text (what pbem and its
+bots write) without PyYAML (`canonical_read`), and other text from the parser's events with the
 strict loader's own scalar rules and gives exactly the data the strict loader gives, or refuses
 (`NotPlain`) anything the strict loader looks at more closely: a tag, an anchor or alias, a
 duplicate key, a value it would refuse, a file over its size, node or depth limits. So the data
@@ -15,16 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-import yaml
-
 from . import yamlio
-
-_CLoader: Any = getattr(yaml, "CSafeLoader", None)
-
-
-# Every value of a canonical dump takes at least one character of its own, so a file this short
-# holds fewer values than the strict loader's limit.
-QUICK_MAX_BYTES = min(yamlio.MAX_NODES, yamlio.MAX_FILE_BYTES)
+from .canonical_read import MAX_BYTES, read_canonical
 
 
 def quick_load(data: bytes) -> dict[str, Any] | None:
@@ -43,10 +36,13 @@ def _canonical_load(data: bytes) -> dict[str, Any] | None:
     giving `data` back byte for byte proves the strict loader would read the same, since
     `yamlio.dump` promises that the strict loader reads its text back equal.
     """
-    if _CLoader is None or len(data) > QUICK_MAX_BYTES:
+    import yaml  # on use: a command whose files are all canonical does without PyYAML
+
+    loader = getattr(yaml, "CSafeLoader", None)
+    if loader is None or len(data) > MAX_BYTES:
         return None
     try:
-        value = yaml.load(data, Loader=_CLoader)
+        value = yaml.load(data, Loader=loader)
     except Exception:  # any failure at all: the strict loader will say what it is
         return None
     if type(value) is not dict or not _fewer_values(value, len(data)) or not canonical_bytes(value, data):
@@ -116,12 +112,9 @@ def recorded_turn_parts(data: bytes) -> RecordedParts | None:
     deadline: str | None = None
     found = _DEADLINE_RE.search(data, start)
     if found is not None:
-        try:
-            value = yaml.load(b"deadline: " + found.group(1), Loader=_CLoader or yaml.SafeLoader)
-        except Exception:  # the full check will say what is wrong
-            return None
+        value = read_canonical(b"deadline: " + found.group(1) + b"\n")
         if not isinstance(value, dict) or not isinstance(value.get("deadline"), str):
-            return None
+            return None  # not as pbem writes it: the full check will say what is wrong
         deadline = value["deadline"]
     hidden = dice.group(2)
     return RecordedParts(dice.group(1).decode("ascii"), hidden.decode("ascii") if hidden else None, deadline)

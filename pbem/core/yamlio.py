@@ -45,9 +45,7 @@ import re
 import stat
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, NamedTuple
-
-import yaml
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple
 
 from pbem.core.errors import DocPath, Problem, YamlError, format_path
 
@@ -63,6 +61,8 @@ __all__ = [
     "load_packaged",
     "load_plain",
     "NotPlain",
+    "plain_scalar_value",
+    "fast_dump",
     "packaged_file",
     "read_packaged",
     "load_file",
@@ -87,10 +87,28 @@ seconds and hundreds of megabytes before any check can refuse it."""
 MAX_PROBLEMS: int = 100
 """Stop collecting problems after this many (a final problem says so)."""
 
-_Loader: Any = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
-# The pure-Python dumper, always: libyaml's emitter escapes some characters the pure one writes
-# as they are, and the audit rebuilds views byte for byte, so every install must emit the same bytes.
-_DumperBase: Any = yaml.SafeDumper
+if TYPE_CHECKING:
+    import yaml
+
+
+def _pyyaml() -> Any:
+    """PyYAML, imported on first use: importing it costs a command some 15 ms, and a command whose
+    files are all canonical text (`canonical_read`) and whose strings are all simple does without it."""
+    import yaml
+
+    return yaml
+
+
+_Loader: Any = None  # libyaml's safe loader if installed, else PyYAML's; set on first use (`_loader`)
+
+
+def _loader() -> Any:
+    global _Loader
+    if _Loader is None:
+        yaml = _pyyaml()
+        _Loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    return _Loader
+
 
 # Width passed to the emitter: large enough that no string is ever wrapped (libyaml and the
 # pure-Python emitter both take a C-int-sized width).
@@ -150,6 +168,10 @@ class Document(NamedTuple):
 
 # --------------------------------------------------------------------------------------
 # Plain scalar resolution
+
+
+class NotPlain(Exception):
+    """A document `load_plain` leaves to the strict loader."""
 
 
 class _Refused(Exception):
@@ -244,8 +266,23 @@ def _resolve_plain(text: str) -> Any:
     return text
 
 
+# Digits, or digits, a dot and digits: an int, a number refused for its leading zero or length, or
+# a refused float; never a string. Told without compiling the refusal patterns ("10.10" is a section).
+_DIGITS_RE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+def plain_scalar_value(text: str) -> Any:
+    """The value the strict loader gives the untagged plain scalar `text`; NotPlain if it refuses it."""
+    try:
+        return _resolve_plain(text)
+    except _Refused:
+        raise NotPlain from None
+
+
 def _plain_is_string(text: str) -> bool:
     """Would `text`, written as a plain scalar, load back as this same string?"""
+    if _DIGITS_RE.fullmatch(text):
+        return False
     try:
         value = _resolve_plain(text)
     except _Refused:
@@ -425,16 +462,18 @@ class _Builder:
 
     # -- events
     def feed(self, events: Iterable[Any]) -> None:
+        yaml = _pyyaml()
+        scalar_event = yaml.ScalarEvent
         for event in events:
             mark = Mark(event.start_mark.line + 1, event.start_mark.column + 1)
             kind = type(event)
-            if kind is yaml.ScalarEvent or kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent \
+            if kind is scalar_event or kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent \
                     or kind is yaml.AliasEvent:
                 self.nodes += 1
                 if self.nodes > MAX_NODES:
                     raise self.stop(f"too many values: a file holds at most {MAX_NODES:,} (scalars, lists and "
                                     "mappings); this is not a file pbem writes or needs", mark)
-            if kind is yaml.ScalarEvent:
+            if kind is scalar_event:
                 self.scalar(event, mark)
             elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
                 self.start(event, mark, kind is yaml.MappingStartEvent)
@@ -535,7 +574,10 @@ def _line_col(text: str, index: int) -> Mark:
 
 
 # YAML 1.1/1.2 printable characters (c-printable); everything else is refused up front.
-_NON_PRINTABLE_RE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# Written as the few ranges outside that set: the same characters (tests/test_yamlio.py compares
+# the two over every code point), compiled in a tenth of the time the set's huge ranges take.
+# Compiled on first use (re's cache): canonical text is read without it.
+_NON_PRINTABLE = "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]"
 
 
 def _decode(data: bytes, file: str) -> str:
@@ -556,7 +598,7 @@ def _decode(data: bytes, file: str) -> str:
                 column=where.column,
             )
         ) from None
-    bad = _NON_PRINTABLE_RE.search(text)
+    bad = re.search(_NON_PRINTABLE, text)
     if bad is not None:
         where = _line_col(text, bad.start())
         raise YamlError(
@@ -597,6 +639,7 @@ _LIBYAML_DEPTH_LIMIT = "exceeded maximum nesting depth"
 
 def _build(text: str, file: str, loader: Any) -> _Builder:
     """The builder fed with every event of `text`, holding the document or the problems found."""
+    yaml = _pyyaml()
     builder = _Builder(file)
     try:
         builder.feed(yaml.parse(text, Loader=loader))
@@ -619,11 +662,60 @@ def load_bytes(data: bytes, file: str, *, max_bytes: int = MAX_FILE_BYTES) -> Do
     """Load one strict YAML document from `data`; `file` names it in every message.
 
     Raises YamlError with every problem found (each with line:column and document path).
+    A file that is exactly canonical text (`canonical_read`) is read without PyYAML; where its
+    values are written is then found only if a message asks for a position.
     """
     if len(data) > max_bytes:
         raise YamlError(Problem(f"file too large: {len(data)} bytes; the limit is {max_bytes} bytes", file=file))
+    from .canonical_read import read_canonical  # here: it reads with this module's scalar rules
+
+    canonical = read_canonical(data)
+    if canonical is not None:
+        marks = _MarksOnDemand(data, file)
+        return Document(canonical, file, _Marks(marks, 0), _Marks(marks, 1))
+    return _load_strictly(data, file)
+
+
+class _MarksOnDemand:
+    """The marks and key marks of a canonical document, found by the strict loader on first use."""
+
+    __slots__ = ("data", "file", "found")
+
+    def __init__(self, data: bytes, file: str) -> None:
+        self.data = data
+        self.file = file
+        self.found: tuple[Mapping[DocPath, Mark], Mapping[DocPath, Mark]] | None = None
+
+    def get(self, which: int) -> Mapping[DocPath, Mark]:
+        if self.found is None:
+            document = _load_strictly(self.data, self.file)
+            self.found = (document.marks, document.key_marks)
+        return self.found[which]
+
+
+class _Marks(Mapping[DocPath, Mark]):
+    """`Document.marks` (which 0) or `key_marks` (1) of a document read as canonical text."""
+
+    __slots__ = ("source", "which")
+
+    def __init__(self, source: _MarksOnDemand, which: int) -> None:
+        self.source = source
+        self.which = which
+
+    def __getitem__(self, path: DocPath) -> Mark:
+        return self.source.get(self.which)[path]
+
+    def __iter__(self) -> Iterator[DocPath]:
+        return iter(self.source.get(self.which))
+
+    def __len__(self) -> int:
+        return len(self.source.get(self.which))
+
+
+def _load_strictly(data: bytes, file: str) -> Document:
+    """`load_bytes` by the strict builder, which keeps every node's position."""
     text = _decode(data, file)
-    builder = _build(text, file, _Loader)
+    builder = _build(text, file, _loader())
     if builder.problems:
         builder.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
         raise YamlError(builder.problems)
@@ -665,10 +757,6 @@ def load_file(path: Path | str, *, max_bytes: int = MAX_FILE_BYTES) -> Document:
 
 # --------------------------------------------------------------------------------------
 # Files shipped inside pbem
-
-
-class NotPlain(Exception):
-    """A document `load_plain` leaves to the strict loader."""
 
 
 _NO_KEY: Any = object()  # a mapping waiting for its next key
@@ -716,22 +804,31 @@ def load_packaged(data: bytes, file: str) -> Any:
 
 
 def load_plain(data: bytes) -> Any:
-    """What `load_bytes(data, ...).data` gives, read quickly (as `load_packaged` says), or NotPlain."""
+    """What `load_bytes(data, ...).data` gives, read quickly (as `load_packaged` says), or NotPlain.
+
+    Canonical text is read without PyYAML (`canonical_read`); other text from libyaml's events.
+    """
     if len(data) > MAX_FILE_BYTES:
         raise NotPlain
+    from .canonical_read import read_canonical
+
+    canonical = read_canonical(data)
+    if canonical is not None:
+        return canonical
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise NotPlain from None
-    if text.startswith("\ufeff") or "\\" in text or _NON_PRINTABLE_RE.search(text):
+    if text.startswith("\ufeff") or "\\" in text or re.search(_NON_PRINTABLE, text):
         raise NotPlain
+    yaml = _pyyaml()
     scalar_event, mapping_start, sequence_start = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
     ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
     open_nodes: list[Any] = []  # the open lists and mappings, innermost last
     keys: list[Any] = []  # for each open node: the key its next value goes under (_NO_KEY: none yet)
     root: Any = _NO_KEY
     documents = nodes = 0
-    events: Iterable[Any] = yaml.parse(text, Loader=_Loader)
+    events: Iterable[Any] = yaml.parse(text, Loader=_loader())
     try:
         for event in events:
             kind = type(event)
@@ -835,7 +932,17 @@ def _make_dumper(base: Any) -> Any:
     return Dumper
 
 
-_Dumper: Any = _make_dumper(_DumperBase)
+_Dumper: Any = None  # set on first use (`_dumper`)
+
+
+def _dumper() -> Any:
+    """The dumper on PyYAML's pure-Python SafeDumper, always: libyaml's emitter escapes some characters
+    the pure one writes as they are, and the audit rebuilds views byte for byte, so every install
+    must emit the same bytes."""
+    global _Dumper
+    if _Dumper is None:
+        _Dumper = _make_dumper(_pyyaml().SafeDumper)
+    return _Dumper
 
 
 def dump(obj: Any) -> str:
@@ -856,12 +963,20 @@ def dump(obj: Any) -> str:
         return _reference_dump(obj)
 
 
+def fast_dump(obj: Any) -> str | None:
+    """`dump(obj)` when the fast emitter covers `obj` (a plain document), else None."""
+    try:
+        return _fast_dump(obj)
+    except _Fallback:
+        return None
+
+
 def _reference_dump(obj: Any) -> str:
     """`dump` through PyYAML's pure-Python emitter: the definition of canonical text."""
     clean = _clean(obj)
-    text: str = yaml.dump(
+    text: str = _pyyaml().dump(
         clean,
-        Dumper=_Dumper,
+        Dumper=_dumper(),
         default_flow_style=False,
         sort_keys=False,
         allow_unicode=True,
@@ -892,8 +1007,16 @@ class _Fallback(Exception):
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
-_analyzer: Any = yaml.emitter.Emitter(io.StringIO(), allow_unicode=True, width=_NO_WRAP)
-_resolver: Any = _Dumper.__new__(_Dumper)  # only `resolve` is used: it reads class attributes
+_analysis: list[Any] = []  # PyYAML's emitter (its scalar analysis) and a resolver, made on first use
+
+
+def _analysis_tools() -> tuple[Any, Any]:
+    if not _analysis:
+        dumper = _dumper()
+        _analysis.append(_pyyaml().emitter.Emitter(io.StringIO(), allow_unicode=True, width=_NO_WRAP))
+        _analysis.append(dumper.__new__(dumper))  # only `resolve` is used: it reads class attributes
+    return _analysis[0], _analysis[1]
+
 _SCALAR_CACHE: dict[str, str] = {}
 _SCALAR_CACHE_MAX = 1 << 16
 # A key is written as a simple key (`key: value`) only if its text, plus the 5 characters of
@@ -905,7 +1028,7 @@ _MAX_FAST_KEY = 100
 def _quoted(text: str, style: str) -> str:
     """`text` as PyYAML's writer writes it in `style` (' or "), on its own, never wrapped."""
     stream = io.StringIO()
-    writer: Any = yaml.emitter.Emitter(stream, allow_unicode=True, width=_NO_WRAP)
+    writer: Any = _pyyaml().emitter.Emitter(stream, allow_unicode=True, width=_NO_WRAP)
     if style == '"':
         writer.write_double_quoted(text, split=False)
     else:
@@ -920,7 +1043,15 @@ def _quoted(text: str, style: str) -> str:
 # e alone), and PyYAML's analysis allows it plain (letters, digits and a colon not before a space).
 # So it is written as it is, without the analysis (about 40 µs each, and each hash is new).
 # tests/test_speed_yaml.py compares the two on many such texts.
-_PLAIN_HASH_RE = re.compile(r"sha256:[0-9a-f]{64}|(?=[0-9a-f]{64}\Z)[0-9be]*[acdf][0-9a-f]*")
+_HEX_DIGITS = "0123456789abcdef"
+
+
+def _plain_hash(text: str) -> bool:
+    """Whether `text` is `sha256:` and 64 hex digits, or 64 hex digits with one of a, c, d, f."""
+    if len(text) == 71 and text.startswith("sha256:"):
+        return not text[7:].strip(_HEX_DIGITS)
+    return len(text) == 64 and not text.strip(_HEX_DIGITS) and ("a" in text or "c" in text or "d" in text
+                                                                 or "f" in text)
 
 
 def _scalar_text(text: str) -> str:
@@ -928,18 +1059,56 @@ def _scalar_text(text: str) -> str:
     found = _SCALAR_CACHE.get(text)
     if found is not None:
         return found
-    if _PLAIN_HASH_RE.fullmatch(text):
+    if _plain_hash(text):
         return text  # not kept: a hash seldom comes back
     return _analyzed_scalar_text(text)
 
 
+# First characters after which PyYAML's analysis may refuse the plain style (an indicator, a space,
+# a "." that may start "..."): such texts are left to it.
+_UNSURE_START = frozenset("#,[]{}&*!|>'\"%@`?:- .")
+# First characters of every number and date PyYAML's resolver knows.
+_NUMBER_START = frozenset("+-.0123456789")
+# Words PyYAML's resolver (YAML 1.1) reads as no string: bools, nulls, the merge and value keys.
+_YAML11_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF "
+                          "null Null NULL ~ << =".split())
+
+
+def _simple_scalar_text(text: str) -> str | None:
+    """What PyYAML's analysis and resolver would make `_analyzed_scalar_text` write, decided without
+    them for a printable text (in Python's sense: no control, break, byte-order mark, unassigned or
+    private character, no space but " "); None: ask them.
+
+    Double quotes for a text pbem reads as no string: written as it is between them, since the
+    writer escapes no printable character of the Basic Multilingual Plane but `"` and `\\`. Plain
+    for a text with no indicator PyYAML's analysis looks for (none at the start, no ": ", " #",
+    final ":" or final space) that its resolver reads as a string: no YAML 1.1 word, and no
+    number or date (these start with a digit, sign or dot, hold only characters `_FOREIGN_RE`
+    leaves out, and at most one dot). tests/test_canonical_read.py compares this with PyYAML's
+    own answer on every string of the samples and on many made to sit on each edge.
+    """
+    if not text or not text.isprintable():
+        return None
+    if not _plain_is_string(text):
+        return None if '"' in text or "\\" in text or max(text) > "\uffff" else '"' + text + '"'
+    if (text[0] in _UNSURE_START or text[-1] == " " or text[-1] == ":" or ": " in text or " #" in text
+            or text in _YAML11_WORDS
+            or (text[0] in _NUMBER_START and _FOREIGN_RE.search(text) is None and text.count(".") < 2)):
+        return None
+    return text
+
+
 def _analyzed_scalar_text(text: str) -> str:
     """`_scalar_text` by PyYAML's own analysis and resolver (kept for the next time)."""
-    if _BREAKS_RE.search(text) or not _plain_is_string(text):
+    simple = _simple_scalar_text(text)
+    if simple is not None:
+        result = simple
+    elif _BREAKS_RE.search(text) or not _plain_is_string(text):
         result = _quoted(text, '"')  # the representer asks for double quotes
     else:
-        analysis = _analyzer.analyze_scalar(text)
-        implicit = _resolver.resolve(yaml.ScalarNode, text, (True, False)) == _STR_TAG
+        analyzer, resolver = _analysis_tools()
+        analysis = analyzer.analyze_scalar(text)
+        implicit = resolver.resolve(_pyyaml().ScalarNode, text, (True, False)) == _STR_TAG
         if implicit and analysis.allow_block_plain:
             result = text
         elif analysis.allow_single_quoted:

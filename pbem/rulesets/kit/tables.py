@@ -60,17 +60,22 @@ def packaged_yaml(package: str, name: str) -> Any:
 
 @lru_cache(maxsize=None)
 def _reader_key() -> str:
-    """What decides what a packaged file reads to and how its copy is kept: pbem's and PyYAML's versions,
-    yamlio's source and this module's."""
-    import yaml
+    """What decides what a packaged file reads to and how its copy is kept: pbem's version, PyYAML's
+    (its package's source, which names it: read, not imported, so a command that finds every copy
+    kept does without PyYAML), yamlio's source and this module's."""
+    import importlib.util
 
     from pbem import __version__
 
+    pyyaml = importlib.util.find_spec("yaml")
     source = b""
-    for module_file in (yamlio.__file__, __file__):  # the reader, and the rules for writing a copy
+    # PyYAML's, the reader's, and the rules for writing a copy
+    for module_file in (pyyaml.origin if pyyaml else None, yamlio.__file__, __file__):
+        if module_file is None:
+            raise OSError("PyYAML is not installed")
         with open(module_file, "rb") as handle:
             source += hashlib.sha256(handle.read()).digest()
-    return hashlib.sha256(f"{__version__}/{yaml.__version__}/".encode() + source).hexdigest()[:16]
+    return hashlib.sha256(f"{__version__}/".encode() + source).hexdigest()[:16]
 
 
 def kept_copy_path(path: str, data: bytes) -> str:
