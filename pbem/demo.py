@@ -16,8 +16,8 @@ from typing import Callable
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from .core.api import (ArchiveView, PbemError, StepClock, adjudicate, audit, bot_orders_file, bot_seed,
-                       current_position, load_game, new_game, note_referee_key, reply_document, result_text, ruleset,
-                       signing, submit, view_rel, yamlio)
+                       current_position, load_game, new_game, note_referee_key, reply_document, result_pointer,
+                       result_text, ruleset, signing, submit, view_rel, yamlio)
 
 MAX_ROUNDS = 10_000
 
@@ -136,8 +136,12 @@ def play_demo(ruleset_id: str, scenario: Path | None, workdir: Path, *, chain_le
         if rounds > MAX_ROUNDS:
             print("the game did not end; stopping", file=sys.stderr)
             return 1
-    result = current_position(load_game(game.root)).next()["result"]
+    last = current_position(load_game(game.root))
+    result = last.next()["result"]
     print(f"game over after {rounds} exchanges: {result_text(result)}")
+    pointer = result_pointer(result, last.seq)
+    if pointer:
+        print(f"  {pointer}")
     for path in picture_last_views(game):
         print(f"  {path}")
     found = audit(game.root)

@@ -14,6 +14,7 @@ Games
     current_position(game) -> Position   the last committed adjudication: seq, state, awaiting, over
     status(game_dir, public=False)       the referee's (or the public) status report
     result_text(result)                  a game's result in words (winner, reason, rule)
+    result_pointer(result, seq)          where a result's parts left out of result_text are, or None
     turn_record(game, seq)               turn `seq` as its document and bytes (0: the start)
     decisions(game, seq)                 the decision requests of an adjudication, each with its answer
 
@@ -90,7 +91,7 @@ if TYPE_CHECKING:  # the same names, imported on first use at run time (see `__g
     from .schemafiles import exported_schemas, load_schema, schema_for
     from .schemas import validate
     from .signing import SigningKey
-    from .status import result_text, status
+    from .status import result_pointer, result_text, status
     from .verify_view import PlayerCheck, check_player
     from .views import public_next
 
@@ -127,7 +128,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     **{name: ("schemafiles", name) for name in ("exported_schemas", "load_schema", "schema_for")},
     "validate": ("schemas", "validate"),
     "SigningKey": ("signing", "SigningKey"),
-    **{name: ("status", name) for name in ("result_text", "status")},
+    **{name: ("status", name) for name in ("result_pointer", "result_text", "status")},
     **{name: ("verify_view", name) for name in ("PlayerCheck", "check_player")},
     "public_next": ("views", "public_next"),
 }
@@ -302,7 +303,8 @@ def check_schema(doc: yamlio.Document, kind: str) -> None:
 __all__ = [
     # games
     "DEFAULT_CHAIN_LENGTH", "GAME_ID", "Game", "Position", "current_position", "decisions", "game_from_file",
-    "load_game", "new_game", "note_referee_key", "noted_referee_key", "result_text", "status", "turn_record",
+    "load_game", "new_game", "note_referee_key", "noted_referee_key", "result_pointer", "result_text", "status",
+    "turn_record",
     "DecisionFile",
     # files handed in
     "Inspection", "IntakeResult", "Receipt", "StoredCopy", "inspect", "submit",
