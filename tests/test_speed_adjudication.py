@@ -253,3 +253,71 @@ def test_sweep_leaves_the_folders_of_committed_seqs_alone(tmp_path: Path) -> Non
     Archive(root).sweep_temporaries(latest=1)  # as the command that wrote into seq 2 and 3 would have swept
     assert not (root / "orders" / "0002" / f"{TMP_PREFIX}a").exists()
     assert not (root / "decisions" / "0003" / f"{TMP_PREFIX}b").exists()
+
+
+# --- commit_folder through kept descriptors, fsyncs on threads and the calling one (#17) ----------
+
+
+def test_commit_folder_writes_what_open_wb_wrote_and_fsyncs_each_once(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import stat
+
+    from pbem.core import archive
+
+    files = {"turn.yaml": b"t" * 70_000, "turn.yaml.sig": b"sig\n", "us.yaml": b"", "german.yaml": "é\n".encode()}
+    synced: list[tuple[int, int]] = []
+    real_fsync = os.fsync
+
+    def counting(fd: int) -> None:
+        info = os.fstat(fd)
+        synced.append((info.st_dev, info.st_ino))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counting)
+    archive.commit_folder(tmp_path / "turns" / "0001", files)
+    final = tmp_path / "turns" / "0001"
+    assert sorted(p.name for p in final.iterdir()) == sorted(files)
+    (tmp_path / "reference").write_bytes(b"")  # the mode `open(name, "wb")` gives under this umask
+    reference_mode = stat.S_IMODE((tmp_path / "reference").stat().st_mode)
+    for name, data in files.items():
+        assert (final / name).read_bytes() == data
+        assert stat.S_IMODE((final / name).stat().st_mode) == reference_mode
+    inodes = {(p.stat().st_dev, p.stat().st_ino) for p in [*final.iterdir(), final, final.parent]}
+    assert sorted(synced) == sorted(inodes)  # every file, the folder and its parent: each exactly once
+    assert [p.name for p in final.parent.iterdir()] == ["0001"]  # no staging folder left
+
+
+def test_a_failed_fsync_commits_nothing_and_waits_for_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from pbem.core import archive
+
+    files = {f"f{i}.yaml": b"x" * (i + 1) for i in range(6)}
+    asked: list[int] = []
+    real_fsync = os.fsync
+
+    def failing(fd: int) -> None:
+        asked.append(fd)
+        if os.fstat(fd).st_size == 4:  # f3.yaml
+            raise OSError(5, "I/O error")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing)
+    with pytest.raises(OSError, match="I/O error"):
+        archive.commit_folder(tmp_path / "turns" / "0001", files)
+    assert len(asked) == len(files) + 1  # every file and the folder was still asked for
+    assert list((tmp_path / "turns").iterdir()) == []  # neither the turn nor its staging folder
+
+
+@pytest.mark.parametrize("text", ["ab12\n", "ab12", "  ab12 \r\n", "ab\r12\r", "ab\r\n12", "\n", ""])
+def test_read_secret_reads_as_read_text_did(tmp_path: Path, text: str) -> None:
+    import os
+
+    from pbem.core.archive import SECRET_DIR, SECRET_FILE, Archive
+
+    (tmp_path / SECRET_DIR).mkdir()
+    path = tmp_path / SECRET_DIR / SECRET_FILE
+    path.write_bytes(text.encode("ascii"))
+    os.chmod(path, 0o600)
+    assert Archive(tmp_path).read_secret() == path.read_text(encoding="ascii").strip()

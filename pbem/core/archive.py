@@ -104,31 +104,48 @@ _fsync_jobs: tuple[int, Any] | None = None  # (the process they belong to, the q
 
 
 def fsync_all(paths: list[Path]) -> None:
-    """Flush every one of `paths` to disk, returning once all are.
-
-    The fsyncs run at the same time (on `_FSYNC_THREADS` threads kept for the process): the file
-    system can then write them in one journal commit instead of one commit (and one disk cache
-    flush) after another. Each path still gets its own fsync, so what is durable when this returns
-    is exactly what it was one by one. Plain threads and a queue, not `concurrent.futures`:
-    importing that (and the `logging` it brings) cost a one-shot `pbem adjudicate` more than the
-    threads do.
-    """
-    if len(paths) < 2:
+    """Flush every one of `paths` to disk, returning once all are (see `fsync_fds`)."""
+    fds: list[int] = []
+    try:
         for path in paths:
-            fsync_dir(path)
-        return
-    import threading
+            fds.append(os.open(path, os.O_RDONLY))
+        fsync_fds(fds)
+    finally:
+        for fd in fds:
+            os.close(fd)
 
-    failures: list[BaseException | None] = [None] * len(paths)
-    finished = threading.Semaphore(0)
+
+def fsync_fds(fds: list[int]) -> None:
+    """Flush every one of the open files or folders `fds` to disk, returning once all are.
+
+    The fsyncs run at the same time (on `_FSYNC_THREADS` threads kept for the process, the last one
+    on the calling thread): the file system can then write them in one journal commit instead of
+    one commit (and one disk cache flush) after another. Each descriptor still gets its own fsync,
+    so what is durable when this returns is exactly what it was one by one. Plain threads and C
+    queues, not `concurrent.futures` (whose import, with `logging`, cost a one-shot `pbem
+    adjudicate` more than the threads) nor a `threading.Semaphore` (Python code at every wait).
+    """
+    if len(fds) < 2:
+        for fd in fds:
+            os.fsync(fd)
+        return
+    import queue
+
+    done: Any = queue.SimpleQueue()  # each worker puts None or its failure, once per fd handed over
     jobs = _fsync_queue()
-    for index, path in enumerate(paths):
-        jobs.put((path, failures, index, finished))
-    for _ in paths:
-        finished.acquire()
-    for failure in failures:  # the first failure, after every fsync has been asked for
+    for fd in fds[:-1]:
+        jobs.put((fd, done))
+    failures: list[BaseException] = []
+    try:
+        os.fsync(fds[-1])
+    except OSError as error:
+        failures.append(error)
+    for _ in fds[:-1]:  # every fsync asked for is waited for, whatever failed
+        failure = done.get()
         if failure is not None:
-            raise failure
+            failures.append(failure)
+    if failures:
+        raise failures[0]
 
 
 def _fsync_queue() -> Any:
@@ -147,12 +164,13 @@ def _fsync_queue() -> Any:
 
 def _fsync_worker(jobs: Any) -> None:
     while True:
-        path, failures, index, finished = jobs.get()
+        fd, done = jobs.get()
         try:
-            fsync_dir(path)
-        except BaseException as error:  # handed to the caller, which waits for every path
-            failures[index] = error
-        finished.release()
+            os.fsync(fd)
+        except BaseException as error:  # handed to the caller, which waits for every fd
+            done.put(error)
+        else:
+            done.put(None)
 
 
 def _temporary(folder: Path, make: Callable[[str], object]) -> str:
@@ -204,21 +222,42 @@ def write_signed(path: Path, data: bytes, signature: str) -> None:
 
 
 def commit_folder(final: Path, files: Mapping[str, bytes]) -> None:
-    """Create `final` with exactly these files, all at once, or not at all."""
+    """Create `final` with exactly these files, all at once, or not at all.
+
+    The files are written into a staging folder beside `final` through descriptors kept open
+    (created relative to the folder's own descriptor), each of them and the folder flushed to
+    disk, then the folder is renamed into place and its parent flushed.
+    """
     if final.exists():
         raise ArchiveError(f"{final} already exists; the archive only grows")
-    final.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(_temporary(final.parent, lambda name: os.mkdir(name, 0o700)))
+    if not final.parent.is_dir():
+        final.parent.mkdir(parents=True, exist_ok=True)
+    staging = _temporary(final.parent, lambda name: os.mkdir(name, 0o700))
+    fds: list[int] = []
     try:
+        fds.append(os.open(staging, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
+        folder = fds[0]
         for name, data in files.items():
-            with open(staging / name, "wb") as handle:
-                handle.write(data)
-        fsync_all([staging / name for name in files] + [staging])
+            fds.append(os.open(name, _NEW_FILE, 0o666, dir_fd=folder))  # the mode `open(name, "wb")` gives
+            _write_all(fds[-1], data)
+        fsync_fds(fds[1:] + fds[:1])
         os.rename(staging, final)
     except BaseException:
         _remove_tree(staging)
         raise
+    finally:
+        for fd in fds:
+            os.close(fd)
     fsync_dir(final.parent)
+
+
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _read_inside(path: str, root: str, max_bytes: int) -> bytes | None:
@@ -265,6 +304,19 @@ class StoredFile(NamedTuple):  # not a dataclass: a tenth of the cost to create 
     rel: str
     data: bytes
     signature: str
+
+
+def _remove_temporary(entry: os.DirEntry[str]) -> None:
+    """What an interrupted write left: a folder (not followed if a link) or a file."""
+    try:
+        is_dir = entry.is_dir()
+    except OSError:
+        is_dir = False
+    if is_dir:
+        _remove_tree(entry.path)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(entry.path)
 
 
 def _is_link(entry: os.DirEntry[str]) -> bool:
@@ -430,11 +482,14 @@ class Archive:
         atomic_write(folder / name, (secret_hex + "\n").encode("ascii"), mode=0o600)
 
     def read_secret(self, name: str = SECRET_FILE) -> str:
-        path = self.root / SECRET_DIR / name
+        path = os.path.join(self.root, SECRET_DIR, name)
         try:
-            if path.stat().st_mode & 0o077:
+            if os.stat(path).st_mode & 0o077:
                 raise ArchiveError(f"{path}: readable by others; run chmod 600 on it")
-            return path.read_text(encoding="ascii").strip()
+            with open(path, "rb") as handle:
+                raw = handle.read()
+            # what `Path.read_text(encoding="ascii")` gives: strict ASCII, universal newlines
+            return raw.decode("ascii").replace("\r\n", "\n").replace("\r", "\n").strip()
         except FileNotFoundError:
             raise ArchiveError(f"{path}: a chain secret is missing; only the referee's copy of "
                                "the game can adjudicate") from None
@@ -487,7 +542,8 @@ class Archive:
         if latest is None:
             latest = self.latest_seq()
         # `os.walk`'s rules (a link to a folder counts as a folder but is not entered; a folder
-        # that cannot be listed is passed over) with one `scandir` per folder and no name lists
+        # that cannot be listed is passed over) with one `scandir` per folder and no name lists;
+        # a name is looked at before its entry's type, as most entries are committed seqs
         turns = os.path.join(self.root, "turns")
         closed_seqs = (os.path.join(self.root, "orders"), os.path.join(self.root, "decisions"))
         folders = [os.fspath(self.root)]
@@ -497,21 +553,22 @@ class Archive:
                 entries = list(os.scandir(folder))
             except OSError:
                 continue
+            in_turns = folder == turns
+            in_seqs = folder in closed_seqs
             for entry in entries:
+                name = entry.name
+                if name.startswith(TMP_PREFIX):
+                    _remove_temporary(entry)
+                    continue
+                if (in_turns or in_seqs) and name.isdigit() and name.isascii() and len(name) >= 4:
+                    # a committed seq's folder (`_COMMITTED_TURN`), or a file of that name: nothing to enter
+                    if in_turns or int(name) <= latest:
+                        continue
                 try:
                     is_dir = entry.is_dir()
                 except OSError:
                     is_dir = False
-                if entry.name.startswith(TMP_PREFIX):
-                    if is_dir:
-                        _remove_tree(entry.path)
-                    else:
-                        with contextlib.suppress(FileNotFoundError):
-                            os.unlink(entry.path)
-                elif is_dir and not _is_link(entry):
-                    numbered = _COMMITTED_TURN.fullmatch(entry.name) is not None
-                    if numbered and (folder == turns or (folder in closed_seqs and int(entry.name) <= latest)):
-                        continue
+                if is_dir and not _is_link(entry):
                     folders.append(entry.path)
 
     @contextlib.contextmanager
