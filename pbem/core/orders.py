@@ -3,16 +3,16 @@
 Rule checks run against the side's own view state, never the master state, so a rejection
 cannot tell a player anything its view does not already show. That holds for the one thing
 added here to the rules' own words: a refused unit id is told with the ids it most likely
-meant, taken from the rule's legal list or the side's own units in its view.
+meant, taken from the rule's legal list or the side's own units in its view (`guesses`).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Collection, NamedTuple
 
-from . import order_shapes, schemas, yamlio
+from . import guesses, order_shapes, schemas, yamlio
 from .errors import Problem
+from .guesses import close_names as close_names  # (named here too, where callers found it first)
 from .ruleset import Rules
 from .schemafiles import load_schema, orders_schema
 
@@ -125,7 +125,7 @@ def rule_problems(doc: yamlio.Document, rules: Rules, view_state: dict[str, Any]
     if too_many:
         return too_many
     found = schemas.problems(doc, orders_schema(rules.ruleset, phase))
-    shape = [_with_a_look_alike(problem, doc.data, view_state, side)
+    shape = [guesses.with_a_look_alike(problem, doc.data, view_state, side)
              for problem in order_shapes.explained(doc, rules.ruleset, phase, found)]
     orders = doc.data.get("orders") if isinstance(doc.data, dict) else None
     if not awaited or not isinstance(orders, list) or len(found) > schemas.MAX_PROBLEMS:
@@ -143,99 +143,12 @@ def rule_problems(doc: yamlio.Document, rules: Rules, view_state: dict[str, Any]
         mark = doc.mark(path)
         message = problem.message
         if order is not None:
-            message = _with_a_guess(message, _value_at(orders[order], problem.path), problem.legal, view_state, side)
+            message = guesses.with_a_guess(message, guesses.value_at(orders[order], problem.path), problem.legal,
+                                           view_state, side)
         located.append(Problem(message, file=doc.file, line=mark.line if mark else None,
                                column=mark.column if mark else None, path=path, order=order,
                                section=problem.section, legal=problem.legal))
     return sorted(shape + _bounded(located, MAX_RULE_PROBLEMS, doc.file), key=_position)
-
-
-# --- "did you mean": the ids a mistyped unit id most likely meant ---------------------------------------
-
-_UNKNOWN_UNIT = re.compile(r" is not (?:a|an|one of)\b.*\b(?:units?|bases?|Artillery Supports?)\b")
-
-
-def _value_at(order: Any, path: tuple[str | int, ...]) -> Any:
-    """What an order holds at a problem's path inside it (None where the path leads nowhere)."""
-    value = order
-    for part in path:
-        if isinstance(part, int) and isinstance(value, list) and 0 <= part < len(value):
-            value = value[part]
-        elif isinstance(part, str) and isinstance(value, dict):
-            value = value.get(part)
-        else:
-            return None
-    return value
-
-
-def _strings(value: Any) -> list[str]:
-    """The names a value at a problem's path gives: itself, or the names of a list (`bases: [...]`)."""
-    if isinstance(value, str):
-        return [value]
-    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
-
-
-def _known_names(legal: str | None, view_state: dict[str, Any], side: str) -> list[str]:
-    """The names a refused id may have meant: the legal list's ids, else (no legal given) the side's own units."""
-    if legal is not None:
-        return [item for item in legal.split(", ") if item and " " not in item and item != "none"]
-    units = view_state.get("units")
-    if not isinstance(units, dict):
-        return []
-    return [str(uid) for uid, unit in units.items()
-            if not (isinstance(unit, dict) and "side" in unit and unit["side"] != side)]
-
-
-_LOOK_ALIKE = str.maketrans({"o": "0", "i": "1", "l": "1"})
-
-
-def _folded(name: str) -> str:
-    """A name as a slip of the eye or of the shift key reads it: G01 and GO1, g-ir12 and G-IR12 are one."""
-    return name.lower().translate(_LOOK_ALIKE)
-
-
-def close_names(word: str, names: list[str], most: int = 3) -> list[str]:
-    """The names `word` most likely misspells, likeliest first (difflib on look-alike-folded names)."""
-    import difflib  # the error path only: a good file never loads it
-
-    by_fold: dict[str, list[str]] = {}
-    for name in names:
-        if name != word:
-            by_fold.setdefault(_folded(name), []).append(name)
-    if _folded(word) in by_fold:  # a look-alike slip: that name, and no weaker guesses beside it
-        return by_fold[_folded(word)][:most]
-    near = difflib.get_close_matches(_folded(word), list(by_fold), n=most, cutoff=0.6)
-    return [name for fold in near for name in by_fold[fold]][:most]
-
-
-def _with_a_look_alike(problem: Problem, data: Any, view_state: dict[str, Any], side: str) -> Problem:
-    """A schema problem of a string that is one of the side's unit ids but for case or a look-alike (g01 for
-    G01): that id, named. Nothing else is guessed here, where nothing says the string names a unit."""
-    if len(problem.path) < 3 or problem.path[0] != "orders" or "did you mean" in problem.message:
-        return problem  # (an envelope field is no unit, and the envelope's problems are matched by their words)
-    value = _value_at(data, problem.path)
-    if not isinstance(value, str):
-        return problem
-    meant = [name for name in _known_names(None, view_state, side) if name != value and _folded(name) == _folded(value)]
-    return problem.replaced(message=f"{problem.message}: did you mean {' or '.join(meant)}?") if meant else problem
-
-
-def _with_a_guess(message: str, value: Any, legal: str | None, view_state: dict[str, Any], side: str) -> str:
-    """A refusal of a unit id the view does not know, with the closest ids the player may have meant.
-
-    Only a rule's own "X is not a ... unit" refusal gets one (X the id at the problem's path, or one
-    of the ids listed there): the names offered come from its legal list or the side's own view,
-    so a guess tells nothing the player could not read there.
-    """
-    named = next((word for word in _strings(value) if message.startswith(word)
-                  and _UNKNOWN_UNIT.match(message, len(word))), None)
-    if named is None:
-        return message
-    names = _known_names(legal, view_state, side)
-    if named in names:
-        return message
-    guesses = close_names(named, names)
-    return f"{message}: did you mean {' or '.join(guesses)}?" if guesses else message
 
 
 def _position(problem: Problem) -> tuple[int, int]:
