@@ -321,3 +321,67 @@ def test_read_secret_reads_as_read_text_did(tmp_path: Path, text: str) -> None:
     path.write_bytes(text.encode("ascii"))
     os.chmod(path, 0o600)
     assert Archive(tmp_path).read_secret() == path.read_text(encoding="ascii").strip()
+
+
+def _old_signed_names(root: Path, folder: str, pattern: str) -> list[tuple[tuple[str, ...], str]]:
+    """`Archive._signed_names` as it was: one `Path` and two stats per entry."""
+    import re
+
+    base = root / folder
+    if not base.is_dir():
+        return []
+    found = []
+    for entry in base.iterdir():
+        match = re.fullmatch(pattern, entry.name)
+        if match and entry.is_file() and entry.with_name(entry.name + ".sig").is_file():
+            found.append((match.groups(), f"{folder}/{entry.name}"))
+    return found
+
+
+def _old_orphan_receipts(root: Path, seq: int) -> list[str]:
+    found = []
+    for folder in (f"orders/{seq:04d}", f"decisions/{seq:04d}"):
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for entry in sorted(base.iterdir()):
+            if entry.name.endswith(".receipt.yaml"):
+                acknowledged = entry.with_name(entry.name[: -len(".receipt.yaml")] + ".yaml")
+                if not (acknowledged.is_file() and acknowledged.with_name(acknowledged.name + ".sig").is_file()):
+                    found.append(f"{folder}/{entry.name}")
+    return found
+
+
+def test_listings_by_scandir_give_what_the_path_listings_gave(tmp_path: Path) -> None:
+    from pbem.core.archive import Archive
+
+    root = tmp_path / "game"
+    orders, decisions = root / "orders" / "0002", root / "decisions" / "0002"
+    orders.mkdir(parents=True)
+    decisions.mkdir(parents=True)
+    (root / "orders" / "0003").write_bytes(b"not a folder")
+    for name in ["us-0001.yaml", "us-0001.yaml.sig", "german-0002.yaml", "us-0003.yaml.sig", "us-01.yaml",
+                 "us-01.yaml.sig", "us-0004.receipt.yaml", "us-0004.receipt.yaml.sig", "us-0001.receipt.yaml",
+                 "german-0005.yaml.sig", "Us-0006.yaml", "Us-0006.yaml.sig"]:
+        (orders / name).write_bytes(b"x")
+    (orders / "german-0002.yaml.sig").mkdir()  # a folder where the signature should be
+    (orders / "us-0007.yaml").symlink_to(orders / "us-0001.yaml")  # a link to a file counts as a file
+    (orders / "us-0007.yaml.sig").symlink_to(orders / "missing")  # a dangling one does not
+    (orders / "us-0008.yaml").symlink_to(orders / "us-0008.yaml")  # a loop neither
+    (orders / "us-0008.yaml.sig").write_bytes(b"x")
+    (orders / "german-0005.yaml").symlink_to(orders / "us-0001.yaml")
+    for name in ["request-001.yaml", "request-001.yaml.sig", "request-0002.yaml", "request-0002.yaml.sig",
+                 "reply-001-0003.yaml", "reply-001-0003.yaml.sig", "reply-001-0003.receipt.yaml",
+                 "reply-002-0004.receipt.yaml", "lapse-001.yaml", "lapse-001.yaml.sig"]:
+        (decisions / name).write_bytes(b"x")
+    archive = Archive(root)
+    patterns = [r"([a-z0-9][a-z0-9-]*)-([0-9]{4,})\.yaml", r"request-([0-9]{3,})\.yaml",
+                r"reply-([0-9]{3,})-([0-9]{4,})\.yaml", r"lapse-([0-9]{3,})\.yaml"]
+    for folder in ["orders/0002", "decisions/0002", "orders/0003", "orders/0009", "orders"]:
+        for pattern in patterns:
+            assert sorted(archive._signed_names(folder, pattern)) == sorted(_old_signed_names(root, folder, pattern))
+    assert sorted(rel for _, rel in archive._signed_names("orders/0002", patterns[0])) == [
+        "orders/0002/german-0005.yaml", "orders/0002/us-0001.yaml"]  # a link to a file is a file; a loop is none
+    for seq in (1, 2, 3):
+        assert archive.orphan_receipts(seq) == _old_orphan_receipts(root, seq)
+    assert archive.orphan_receipts(2) == ["orders/0002/us-0004.receipt.yaml", "decisions/0002/reply-002-0004.receipt.yaml"]

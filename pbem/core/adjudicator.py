@@ -337,10 +337,10 @@ def adjudicate(game_dir: str | Path, referee_key: signing.SigningKey, *,
     """
     archive = Archive(game_dir)
     archive.require()
-    with archive.locked():
+    with archive.locked() as latest:
         game = load_game(game_dir)
         _check_referee_key(game, referee_key)
-        position = current_position(game)
+        position = current_position(game, latest)
         moment = clock.utc_text(now())
         if lapse and not position.over():
             lapse_unanswered(archive, game, position.next_seq, referee_key, moment)

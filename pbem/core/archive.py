@@ -319,6 +319,40 @@ def _remove_temporary(entry: os.DirEntry[str]) -> None:
             os.unlink(entry.path)
 
 
+def _listing(folder: str) -> dict[str, os.DirEntry[str]]:
+    """A folder's entries by name; none if it is missing or no folder (as `Path.is_dir` would say)."""
+    try:
+        with os.scandir(folder) as entries:
+            return {entry.name: entry for entry in entries}
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _name_pattern(pattern: str) -> re.Pattern[str]:
+    compiled = _PATTERNS.get(pattern)
+    if compiled is None:
+        compiled = _PATTERNS[pattern] = re.compile(pattern)
+    return compiled
+
+
+_NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # what `Path.is_file` takes for "no file"
+
+
+def _is_file_entry(entry: os.DirEntry[str] | None) -> bool:
+    """`Path.is_file()` of a listed entry (a link followed); False for None (not listed)."""
+    if entry is None:
+        return False
+    try:
+        return entry.is_file()
+    except OSError as error:
+        if error.errno in _NOT_THERE:
+            return False
+        raise
+
+
 def _is_link(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_symlink()
@@ -400,14 +434,13 @@ class Archive:
 
     def _signed_names(self, folder: str, pattern: str) -> list[tuple[tuple[str, ...], str]]:
         """(match groups, rel path) of files under `folder` matching `pattern` that have a signature."""
-        base = self.root / folder
-        if not base.is_dir():
-            return []
+        entries = _listing(os.path.join(self.root, folder))
+        matcher = _name_pattern(pattern)
         found = []
-        for entry in base.iterdir():
-            match = re.fullmatch(pattern, entry.name)
-            if match and entry.is_file() and entry.with_name(entry.name + ".sig").is_file():
-                found.append((match.groups(), f"{folder}/{entry.name}"))
+        for name, entry in entries.items():
+            match = matcher.fullmatch(name)
+            if match and _is_file_entry(entry) and _is_file_entry(entries.get(name + ".sig")):
+                found.append((match.groups(), f"{folder}/{name}"))
         return found
 
     # Only the names pbem writes count (request-007, not request-0007 or request-07): one file per
@@ -442,14 +475,13 @@ class Archive:
         """Receipts of seq whose acknowledged file is not here (only a crash mid-intake leaves one)."""
         found = []
         for folder in (f"orders/{seq_dir(seq)}", f"decisions/{seq_dir(seq)}"):
-            base = self.root / folder
-            if not base.is_dir():
-                continue
-            for entry in sorted(base.iterdir()):
-                if entry.name.endswith(RECEIPT_SUFFIX):
-                    acknowledged = entry.with_name(entry.name[: -len(RECEIPT_SUFFIX)] + ".yaml")
-                    if not (acknowledged.is_file() and acknowledged.with_name(acknowledged.name + ".sig").is_file()):
-                        found.append(f"{folder}/{entry.name}")
+            entries = _listing(os.path.join(self.root, folder))
+            for name in sorted(entries):
+                if name.endswith(RECEIPT_SUFFIX):
+                    acknowledged = name[: -len(RECEIPT_SUFFIX)] + ".yaml"
+                    if not (_is_file_entry(entries.get(acknowledged))
+                            and _is_file_entry(entries.get(acknowledged + ".sig"))):
+                        found.append(f"{folder}/{name}")
         return found
 
     def sweep_orphan_receipts(self, latest: int | None = None) -> None:
@@ -572,11 +604,19 @@ class Archive:
                     folders.append(entry.path)
 
     @contextlib.contextmanager
-    def locked(self, wait_seconds: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
-        """Hold the game's referee lock; wait for another command to finish, then give up."""
+    def locked(self, wait_seconds: float = LOCK_WAIT_SECONDS) -> Iterator[int]:
+        """Hold the game's referee lock; wait for another command to finish, then give up.
+
+        Gives the last committed seq, listed once the lock was taken: no other referee command
+        can commit a turn while it is held.
+        """
         folder = self.root / SECRET_DIR
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+        lock = os.path.join(folder, LOCK_FILE)
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        except (FileNotFoundError, NotADirectoryError):  # no private folder yet (or no folder: mkdir says so)
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             deadline = time.monotonic() + wait_seconds
             while True:
@@ -593,6 +633,6 @@ class Archive:
             latest = self.latest_seq()
             self.sweep_temporaries(latest)
             self.sweep_orphan_receipts(latest)
-            yield
+            yield latest
         finally:
             os.close(fd)
