@@ -12,8 +12,18 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+from pbem.core import ruleset
+from pbem.core.players import request_text
+from pbem.core.status import result_headline
+from pbem.desk.session import OrdersDesk
+from tests.test_hostile_input import TwoAsks
+from tests.test_mail_kit import (ADDRESSES, body_text, deliver, make_world, maildir_judge, parse_mail, plain_mail,
+                                 signed_orders, take_outbox)
 
 REPO = Path(__file__).resolve().parent.parent
+FBSM_GAME = REPO / "samples" / "fbsm" / "game"
 
 
 # --- 1. the guesses' own module ------------------------------------------------------------------------------
@@ -39,3 +49,66 @@ def test_a_refusal_gets_a_guess_only_when_it_refuses_the_id_at_its_path() -> Non
     assert with_a_guess("GO1 is out of range", "GO1", None, view, "german") == "GO1 is out of range"
     assert with_a_guess("de11 is not one of the side's bases", ["de1", "de11"], "de1, de2", {}, "axis") == \
         "de11 is not one of the side's bases: did you mean de1?"
+
+
+# --- 2. a section cited as a rule, or as a page of ours to see ------------------------------------------------
+
+PAGE = "docs/two.md §2"  # a section a ruleset may cite where its rulebook says nothing: a page of its own
+
+
+class AskedByPage(TwoAsks):
+    """TwoAsks whose first question and whose result cite a page of the game's own notes, not its rulebook."""
+
+    id = "page-asks"
+
+    def result(self, context: Any, state: dict[str, Any]) -> dict[str, Any] | None:
+        return {"winner": "red", "reason": "done", "section": PAGE} if state["phase"] == "end" else None
+
+    def resolve(self, context: Any, state: Any, submissions: Any, dice: Any, decisions: Any) -> Any:
+        first = decisions.ask("blue", "retreat", PAGE, {}, ["left", "right"])
+        state["log"], state["phase"] = [first], "end"
+        return ruleset.Resolution(state, [{"type": "done", "log": [first]}])
+
+
+ruleset.register(AskedByPage.id, f"{__name__}:AskedByPage")
+
+
+def test_a_result_line_cites_a_page_as_a_page_and_a_rule_as_a_rule() -> None:
+    assert result_headline({"winner": "red", "reason": "done", "section": PAGE}) == f"red wins: done (see {PAGE})"
+    assert result_headline({"winner": "us", "reason": "held", "section": "4.4"}) == "us wins: held (rule 4.4)"
+
+
+def test_a_decision_request_as_a_player_reads_it_cites_its_page() -> None:
+    request = {"game": "g", "seq": 3, "side": "blue", "index": 0, "topic": "retreat", "section": PAGE,
+               "question": {}, "options": ["left", "right"]}
+    assert request_text(request).startswith(f"# decision 0 of seq 3 for blue: retreat (see {PAGE})\n")
+    assert request_text({**request, "section": "12.13"}).startswith("# decision 0 of seq 3 for blue: retreat "
+                                                                    "(rule 12.13)\n")
+
+
+def test_the_judges_request_mail_cites_the_requests_page_once(tmp_path: Path) -> None:
+    scenario = tmp_path / "page.yaml"
+    scenario.write_text(f"pbem: 1\nkind: scenario\nruleset: {AskedByPage.id}\ntitle: page asks\nsetup: {{}}\n")
+    world = make_world(tmp_path, ruleset_scenario=scenario, game_id="page-mail")
+    maildir = tmp_path / "Maildir"
+    judge = maildir_judge(world, maildir)
+    judge.run(once=True)
+    take_outbox(maildir)  # the welcomes
+    for side in ("red", "blue"):
+        data, sig = signed_orders(world, side, [])
+        deliver(maildir, plain_mail(ADDRESSES[side], "orders", "x", files={"o.yaml": data, "o.yaml.sig": sig.encode()}))
+    judge.run(once=True)
+    [asked] = [m for m in take_outbox(maildir) if "your decision is needed" in parse_mail(m)["Subject"]]
+    body = body_text(asked)
+    assert body.startswith("Adjudication 1 of game page-mail needs a decision from blue:\n\n"
+                           f"    # decision 0 of seq 1 for blue: retreat (see {PAGE})\n"), body
+    assert "(rule " not in body and body.count(PAGE) == 2, body  # cited once, and once in the request's fields
+
+
+def test_the_fbsm_desk_tells_a_step_refused_with_its_rule_and_what_is_legal(tmp_path: Path) -> None:
+    """G01 at 4131 in the sample's german-movement view, drafted straight to 4228, two hexes away (9.1)."""
+    desk = OrdersDesk(FBSM_GAME / "turns" / "0003" / "german.yaml", out=tmp_path / "o.yaml")
+    notes = desk.draft({"kind": "move", "orders": [], "order": {"move": "G01", "path": ["4228"]}})["notes"]
+    assert notes[1:] == ["4228 is not adjacent to 4131 (rule 9.1); legal: 4130, 4231, 4232, 4132, 4032, 4031"]
+    walked = desk.draft({"kind": "move", "orders": [], "order": {"move": "G01", "path": ["4130", "4129"]}})["notes"]
+    assert len(walked) == 1 and "movement points left" in walked[0]  # the control: a legal walk, no refusal

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from . import chance, options, yamlio
 from .doccache import load_checked
-from .errors import PbemError, Problem
+from .errors import PbemError, Problem, citation
 from .orders import Expectation, orders_problems
 from .ruleset import Ruleset, Rules, available, get as get_ruleset, rules_for
 
@@ -125,7 +125,7 @@ def request_text(request: Mapping[str, Any], ruleset: Ruleset[Any] | None = None
     """A decision request as a player reads it: who is asked what, and every option with its number and name."""
     head = {key: request[key] for key in ("game", "seq", "side", "topic", "section", "deadline") if key in request}
     lines = [f"# decision {request.get('index', '?')} of seq {request.get('seq', '?')} for {request.get('side', '?')}"
-             f": {request.get('topic', '?')} (rule {request.get('section', '?')})",
+             f": {request.get('topic', '?')} ({citation(str(request.get('section', '?')))})",
              yamlio.dump(head).rstrip("\n"),
              yamlio.dump({"question": request.get("question", {})}).rstrip("\n"),
              "# answer with the option's number, its name (after #), or the option itself:",

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 from . import options
 from .adjudicator import decision_files
 from .archive import Archive, view_rel
+from .errors import citation
 from .game import load_game
 from .position import Position, current_position
 
@@ -48,7 +49,7 @@ def result_headline(result: Mapping[str, Any]) -> str:
     if result.get("reason"):
         text += f": {result['reason']}"
     if result.get("section"):
-        text += f" (rule {result['section']})"
+        text += f" ({citation(str(result['section']))})"
     return text
 
 

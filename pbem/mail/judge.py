@@ -509,8 +509,9 @@ class Judge:
         side = request["side"]
         name = _request_name(game.id, seq, index)
         parts = self._signed_pair(served.root, rel, name)
-        body = (f"Adjudication {seq} of game {game.id} needs a decision from {side} (rule {request['section']}, "
-                f"{request['topic']}).\n\n" + _indent(request_text(request, served.game.ruleset)) +
+        # (the request's own first line names its topic and cites its section, a page of ours or a rule)
+        body = (f"Adjudication {seq} of game {game.id} needs a decision from {side}:\n\n"
+                + _indent(request_text(request, served.game.ruleset)) +
                 f"\nAnswer with a signed decision reply naming this request's hash ({file_hash(data)}):\n"
                 f"    pbem decide {name} --answer NUMBER --key YOUR_KEY\n"
                 "and mail the reply and its .sig back (or its armored form in the text). A reply written by hand\n"

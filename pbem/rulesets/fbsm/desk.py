@@ -149,7 +149,7 @@ def notes(ctx: Context, view: Mapping[str, Any], draft: Mapping[str, Any]) -> li
         problem, spent = walk(board, uid, list(order.get("path") or []), bool(order.get("exit")))
         left = move_allowance(ctx, board.effects, uid) * 2 - spent
         line = f"{uid}: {left // 2}{'.5' if left % 2 else ''} movement points left (9.2)"
-        return [line] + ([f"{problem.message} (rule {problem.section})"] if problem else [])
+        return [line] + ([str(problem.replaced(path=()))] if problem else [])  # its section and what is legal
     if kind == "fire" and "fire" in order:
         target = str(order["fire"])
         heavy = _heavy(list(draft["orders"]))
