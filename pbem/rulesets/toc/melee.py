@@ -36,11 +36,29 @@ def then_map(order: dict[str, Any]) -> dict[str, str]:
 
 def _may_attack(board: Board, target: str, used: set[str]) -> list[str]:
     """12.1, 12.3, 8.4, 9.13: the side's units on the map that could attack `target` in melee now."""
+    return sorted(uid for uid in board.own
+                  if board.on_map(uid) and _attacker_refused(board, uid, str(board.hex_of(uid)), target, used) is None)
+
+
+def _attackers_legal(board: Board, target: str, used: set[str]) -> str:
+    """What is legal where an attacker is refused: the side's units that may attack `target` now, or why none."""
+    return ", ".join(_may_attack(board, target, used)) or f"none: no unit of yours may attack {target} now"
+
+
+def _attacker_refused(board: Board, uid: str, here: str, target: str, used: set[str]) -> tuple[str, str] | None:
+    """Why a unit of the side's own at `here` may not attack `target` in melee: (message, section), or None."""
     ctx = board.ctx
-    return sorted(uid for uid in board.own if board.on_map(uid) and ctx.counters[uid].melee_capable
-                  and uid not in used and uid not in board.marched
-                  and ctx.hexes.adjacent(str(board.hex_of(uid)), target)
-                  and not ctx.canal_blocks(str(board.hex_of(uid)), target))
+    if not ctx.counters[uid].melee_capable:
+        return f"{uid} is artillery: artillery never attacks in melee", "12.1"
+    if uid in used:
+        return f"{uid} already attacks in another melee this phase (one hex per melee)", "12.3"
+    if uid in board.marched:
+        return f"{uid} used march mode this player turn and may not attack", "8.4"
+    if not ctx.hexes.adjacent(here, target):
+        return f"{uid} at {here} is not next to {target}", "12.1"
+    if ctx.canal_blocks(here, target):
+        return f"{uid} at {here} cannot attack across the unbridged canal into {target}", "9.13"
+    return None
 
 
 def check(board: Board, order: dict[str, Any], index: int, used: set[str], targets: set[str]) -> list[Problem]:
@@ -60,22 +78,11 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
     for k, uid in enumerate(attackers):
         where = ("with", k)
         if not board.on_map(uid):
-            problem(f"{uid} is not a {board.side} unit on the map", "12.1", where,
-                    legal=", ".join(_may_attack(board, target, used)) or f"none: no unit of yours may attack "
-                                                                         f"{target} now")
+            problem(f"{uid} is not a {board.side} unit on the map", "12.1", where, _attackers_legal(board, target, used))
             continue
-        counter = ctx.counters[uid]
-        here = str(board.hex_of(uid))
-        if not counter.melee_capable:
-            problem(f"{uid} is artillery: artillery never attacks in melee", "12.1", where)
-        elif uid in used:
-            problem(f"{uid} already attacks in another melee this phase (one hex per melee)", "12.3", where)
-        elif uid in board.marched:
-            problem(f"{uid} used march mode this player turn and may not attack", "8.4", where)
-        elif not ctx.hexes.adjacent(here, target):
-            problem(f"{uid} at {here} is not next to {target}", "12.1", where)
-        elif ctx.canal_blocks(here, target):
-            problem(f"{uid} at {here} cannot attack across the unbridged canal into {target}", "9.13", where)
+        refused = _attacker_refused(board, uid, str(board.hex_of(uid)), target, used)
+        if refused is not None:
+            problem(*refused, where, _attackers_legal(board, target, used))
     if found:
         return found
     if board.side == "german":
