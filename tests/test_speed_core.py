@@ -332,3 +332,42 @@ def test_a_remembered_turn_with_its_state_json_reads_back_as_the_file(finished_d
             kept = doccache.load_checked(data, turn_rel(seq), "turn")
             assert json.dumps(kept) == json.dumps(doc) and repr(kept) == repr(doc)  # key order and types too
             kept["state"].clear()  # a caller changing its copy changes nothing kept
+
+
+# --- the quick schema verdict, made once per schema node into judges (#17) -------------------------
+
+TREE = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object", "required": ["name"], "additionalProperties": False,
+    "properties": {"name": {"$ref": "#/$defs/name"}, "kids": {"type": "array", "items": {"$ref": "#"}},
+                   "tag": {"anyOf": [{"$ref": "#/$defs/name"}, {"type": "null"}]},
+                   "mode": {"oneOf": [{"enum": ["a", "b"]}, {"const": 3}]}},
+    "if": {"required": ["tag"]}, "then": {"properties": {"tag": {"not": {"type": "null"}}}},
+    "$defs": {"name": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 5}},
+}
+
+
+def _tree(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+    node = dict(leaf)
+    for _ in range(depth):
+        node = {"name": "up", "kids": [node, {"name": "b"}]}
+    return node
+
+
+@pytest.mark.parametrize("instance", [
+    {"name": "a"}, {"name": "A"}, {"name": "abcdef"}, {"name": "a", "kids": [{"name": "b", "kids": [{"name": "c"}]}]},
+    {"name": "a", "kids": [{"name": "b", "kids": [{"name": 1}]}]}, {"name": "a", "tag": None}, {"name": "a", "tag": "x"},
+    {"name": "a", "mode": "a"}, {"name": "a", "mode": 3}, {"name": "a", "mode": True}, {"name": "a", "extra": 1},
+    {"kids": []}, _tree(40, {"name": "z"}), _tree(40, {"name": "Z"}), _tree(40, {"name": "z", "tag": None}),
+])
+def test_judges_of_a_schema_that_refers_to_itself_agree_with_jsonschema(instance: dict[str, Any]) -> None:
+    from jsonschema import Draft202012Validator
+
+    from pbem.core.quickschema import QuickSchema
+
+    quick = QuickSchema(TREE)
+    assert quick.supported
+    expected = Draft202012Validator(TREE).is_valid(instance)
+    assert quick.verdict(instance) == expected
+    assert quick.verdict(instance) == expected  # the judges made by the first verdict give the same
+    assert QuickSchema(TREE).verdict(_tree(5000, {"name": "z"})) is None  # too deep for Python: no verdict

@@ -30,15 +30,9 @@ Verdict = bool | None
 
 _ANNOTATIONS = frozenset({"$schema", "$defs", "$comment", "title", "description", "examples", "default", "format",
                           "deprecated", "readOnly", "writeOnly", "x-pbem-what"})
-_TYPES: dict[str, Callable[[Any], bool]] = {
-    "object": lambda v: type(v) is dict,
-    "array": lambda v: type(v) is list,
-    "string": lambda v: type(v) is str,
-    "integer": lambda v: type(v) is int,
-    "number": lambda v: type(v) is int,  # floats never get this far (not plain here)
-    "boolean": lambda v: type(v) is bool,
-    "null": lambda v: v is None,
-}
+_TYPE_OF: dict[str, type] = {"object": dict, "array": list, "string": str, "integer": int,  # exact types:
+                             "number": int,  # floats never get this far (not plain here)
+                             "boolean": bool, "null": type(None)}  # a bool is no integer
 _PLAIN_SCALARS = (str, int, bool, type(None))
 _PLAIN = frozenset({str, int, bool, type(None), dict, list})  # exact types: a str subclass is not judged here
 _DEF_REF = re.compile(r"#/\$defs/([A-Za-z0-9_.-]+)")
@@ -87,11 +81,13 @@ def _key(value: Any) -> Any:
 class QuickSchema:
     """One (already ECMA-translated) schema, checked once for what it uses."""
 
-    __slots__ = ("root", "supported", "_regex")
+    __slots__ = ("root", "supported", "_regex", "_judges")
 
     def __init__(self, schema: Any) -> None:
         self.root = schema
         self._regex: dict[str, re.Pattern[str]] = {}
+        # each schema node's judge, made on first use: (the node, kept so its id stays its own; the judge)
+        self._judges: dict[int, tuple[Any, Judge]] = {}
         try:
             self._check_schema(schema, top=True, depth=0)
             self.supported = True
@@ -103,7 +99,7 @@ class QuickSchema:
         if not self.supported:
             return None
         try:
-            return self._valid(self.root, instance)
+            return self._judge(self.root)(instance)
         except (_Unsure, RecursionError):
             return None
 
@@ -144,34 +140,64 @@ class QuickSchema:
         return defs[match.group(1)]
 
     # --- the verdict --------------------------------------------------------------------------------
+    # Each schema node is made once into a judge: a function of the instance that runs the node's
+    # keywords in the schema's order, stopping at the first False, exactly as reading the schema at
+    # every check did, without looking each keyword up again.
 
-    def _valid(self, schema: Any, value: Any) -> Verdict:
+    def _judge(self, schema: Any) -> Judge:
+        found = self._judges.get(id(schema))
+        if found is not None:
+            return found[1]
+        judge = self._made(schema)
+        self._judges[id(schema)] = (schema, judge)
+        return judge
+
+    def _made(self, schema: Any) -> Judge:
         if schema is True:
-            return True
+            return _yes
         if schema is False:
-            return False
-        if type(value) not in _PLAIN:
-            raise _Unsure
-        # keywords not in _KEYWORDS are annotations (the schema was checked for everything else)
-        return _first(False, (judge(self, rule, value, schema) for keyword, rule in schema.items()
-                              if (judge := _KEYWORDS.get(keyword)) is not None))
+            return _no
+        # keywords not in _KEYWORDS are annotations (the schema was checked for everything else);
+        # those whose verdict is always True ($id, then, else) are left out
+        checks = tuple(made for keyword, rule in schema.items()
+                       if (make := _KEYWORDS.get(keyword)) is not None and (made := make(self, rule, schema)) is not None)
 
-    def _all(self, pairs: list[tuple[Any, Any]]) -> Verdict:
-        return _first(False, (self._valid(schema, value) for schema, value in pairs))
+        def judge(value: Any) -> Verdict:
+            if type(value) not in _PLAIN:
+                raise _Unsure
+            unsure = False
+            for check in checks:
+                outcome = check(value)
+                if outcome is False:
+                    return False
+                if outcome is None:
+                    unsure = True
+            return None if unsure else True
+
+        return judge
 
 
-def _first(decisive: bool, outcomes: Iterable[Verdict]) -> Verdict:
-    """`decisive` as soon as one outcome is; else None if any is unsure; else the other answer.
+Judge = Callable[[Any], Verdict]
 
-    With False: every one must hold (unknown if some are unknown); with True: one must hold.
-    """
+
+def _yes(value: Any) -> Verdict:
+    return True
+
+
+def _no(value: Any) -> Verdict:
+    return False
+
+
+def _every(pairs: Iterable[tuple[Judge, Any]]) -> Verdict:
+    """False as soon as one judge says False; else None if one was unsure; else True."""
     unsure = False
-    for outcome in outcomes:
-        if outcome is decisive:
-            return decisive
+    for judge, value in pairs:
+        outcome = judge(value)
+        if outcome is False:
+            return False
         if outcome is None:
             unsure = True
-    return None if unsure else not decisive
+    return None if unsure else True
 
 
 def _each_value(quick: QuickSchema, value: Any) -> list[Any]:
@@ -222,7 +248,7 @@ def _pattern_rule(quick: QuickSchema, value: Any) -> list[Any]:
 
 def _type_rule(value: Any) -> bool:
     names = [value] if type(value) is str else value
-    return type(names) is list and bool(names) and all(type(n) is str and n in _TYPES for n in names)
+    return type(names) is list and bool(names) and all(type(n) is str and n in _TYPE_OF for n in names)
 
 
 def _plain(value: Any) -> bool:
@@ -267,21 +293,10 @@ _SCHEMA_RULES: dict[str, Callable[[QuickSchema, Any], list[Any]]] = {
 }
 
 
-# --- keywords: each (quick, its value, the instance, the schema holding it) -> verdict ---------------
+# --- keywords: each made from (quick, its value, the schema holding it) into a check of the instance,
+# or None when its verdict is always True. Each check gives what jsonschema's keyword would.
 
-
-def _type(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    names = [rule] if type(rule) is str else rule
-    return any(_TYPES[name](value) for name in names)
-
-
-def _enum(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    mine = _key(value)
-    return any(_key(item) == mine for item in rule)
-
-
-def _const(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return bool(_key(value) == _key(rule))
+Maker = Callable[[QuickSchema, Any, Mapping[str, Any]], "Judge | None"]
 
 
 def _string_keys(value: dict[Any, Any]) -> None:
@@ -290,164 +305,227 @@ def _string_keys(value: dict[Any, Any]) -> None:
             raise _Unsure
 
 
-def _properties(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    if type(value) is not dict:
-        return True
-    _string_keys(value)
-    return quick._all([(sub, value[name]) for name, sub in rule.items() if name in value])
+def _type(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    allowed = frozenset(_TYPE_OF[name] for name in ([rule] if type(rule) is str else rule))
+    return lambda value: type(value) in allowed
 
 
-def _pattern_properties(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    if type(value) is not dict:
-        return True
-    _string_keys(value)
-    return quick._all([(sub, item) for pattern, sub in rule.items() for key, item in value.items()
-                       if quick._pattern(pattern).search(key)])
+def _enum(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    keys = frozenset(_key(item) for item in rule)
+    return lambda value: _key(value) in keys
 
 
-def _additional_properties(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    if type(value) is not dict:
-        return True
-    _string_keys(value)
+def _const(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    key = _key(rule)
+    return lambda value: bool(_key(value) == key)
+
+
+def _properties(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    subs = tuple((name, quick._judge(sub)) for name, sub in rule.items())
+
+    def check(value: Any) -> Verdict:
+        if type(value) is not dict:
+            return True
+        _string_keys(value)
+        return _every((judge, value[name]) for name, judge in subs if name in value)
+    return check
+
+
+def _pattern_properties(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    subs = tuple((quick._pattern(pattern), quick._judge(sub)) for pattern, sub in rule.items())
+
+    def check(value: Any) -> Verdict:
+        if type(value) is not dict:
+            return True
+        _string_keys(value)
+        return _every([(judge, item) for pattern, judge in subs for key, item in value.items() if pattern.search(key)])
+    return check
+
+
+def _additional_properties(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
     named = schema.get("properties", {})
-    patterns = [quick._pattern(p) for p in schema.get("patternProperties", {})]
-    extras = [key for key in value if key not in named and not any(p.search(key) for p in patterns)]
-    if type(rule) is dict:
-        return quick._all([(rule, value[key]) for key in extras])
-    return bool(rule) or not extras
+    patterns = tuple(quick._pattern(p) for p in schema.get("patternProperties", {}))
+    judge = quick._judge(rule) if type(rule) is dict else None
+    allowed = bool(rule)
+
+    def check(value: Any) -> Verdict:
+        if type(value) is not dict:
+            return True
+        _string_keys(value)
+        extras = [key for key in value if key not in named and not any(p.search(key) for p in patterns)]
+        if judge is not None:
+            return _every((judge, value[key]) for key in extras)
+        return allowed or not extras
+    return check
 
 
-def _property_names(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    if type(value) is not dict:
-        return True
-    _string_keys(value)
-    return quick._all([(rule, key) for key in value])
+def _property_names(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    judge = quick._judge(rule)
+
+    def check(value: Any) -> Verdict:
+        if type(value) is not dict:
+            return True
+        _string_keys(value)
+        return _every((judge, key) for key in value)
+    return check
 
 
-def _required(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return type(value) is not dict or all(name in value for name in rule)
+def _required(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    names = tuple(rule)
+    return lambda value: type(value) is not dict or all(name in value for name in names)
 
 
-def _min_properties(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return type(value) is not dict or len(value) >= rule
+def _min_properties(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    return lambda value: type(value) is not dict or len(value) >= rule
 
 
-def _max_properties(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return type(value) is not dict or len(value) <= rule
+def _max_properties(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    return lambda value: type(value) is not dict or len(value) <= rule
 
 
-def _dependent_required(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    if type(value) is not dict:
-        return True
-    return all(all(need in value for need in needs) for name, needs in rule.items() if name in value)
+def _dependent_required(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    def check(value: Any) -> Verdict:
+        if type(value) is not dict:
+            return True
+        return all(all(need in value for need in needs) for name, needs in rule.items() if name in value)
+    return check
 
 
-def _items(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    if type(value) is not list:
-        return True
+def _items(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
     prefix = len(schema.get("prefixItems", []))
-    if len(value) <= prefix:
-        return True
-    if rule is False:
-        return False
-    return quick._all([(rule, item) for item in value[prefix:]])
+    judge = quick._judge(rule)
+
+    def check(value: Any) -> Verdict:
+        if type(value) is not list or len(value) <= prefix:
+            return True
+        if rule is False:
+            return False
+        return _every((judge, item) for item in value[prefix:])
+    return check
 
 
-def _prefix_items(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    if type(value) is not list:
-        return True
-    return quick._all(list(zip(rule, value)))
+def _prefix_items(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    judges = tuple(quick._judge(sub) for sub in rule)
+    return lambda value: True if type(value) is not list else _every(zip(judges, value))
 
 
-def _min_items(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return type(value) is not list or len(value) >= rule
+def _min_items(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    return lambda value: type(value) is not list or len(value) >= rule
 
 
-def _max_items(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return type(value) is not list or len(value) <= rule
+def _max_items(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    return lambda value: type(value) is not list or len(value) <= rule
 
 
-def _unique_items(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    if not rule or type(value) is not list:
-        return True
-    keys = [_key(item) for item in value]
-    if len(set(keys)) == len(keys):
-        return True
-    # jsonschema's own test (sorting, then neighbours) can miss a repeat among lists or mappings
-    # holding true/false: a repeat is certain for it only among scalars.
-    return False if all(isinstance(item, _PLAIN_SCALARS) for item in value) else None
-
-
-def _min_length(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return type(value) is not str or len(value) >= rule
-
-
-def _max_length(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return type(value) is not str or len(value) <= rule
-
-
-def _pattern(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return type(value) is not str or quick._pattern(rule).search(value) is not None
-
-
-def _minimum(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return type(value) is not int or value >= rule
-
-
-def _maximum(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return type(value) is not int or value <= rule
-
-
-def _ref(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return quick._valid(quick._target(rule), value)
-
-
-def _all_of(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return quick._all([(sub, value) for sub in rule])
-
-
-def _any_of(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return _first(True, (quick._valid(sub, value) for sub in rule))
-
-
-def _one_of(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    matched, unsure = 0, False
-    for sub in rule:
-        outcome = quick._valid(sub, value)
-        if outcome is True:
-            matched += 1
-            if matched > 1:
-                return False
-        elif outcome is None:
-            unsure = True
-    if unsure:
+def _unique_items(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge | None:
+    if not rule:
         return None
-    return matched == 1
+
+    def check(value: Any) -> Verdict:
+        if type(value) is not list:
+            return True
+        keys = [_key(item) for item in value]
+        if len(set(keys)) == len(keys):
+            return True
+        # jsonschema's own test (sorting, then neighbours) can miss a repeat among lists or mappings
+        # holding true/false: a repeat is certain for it only among scalars.
+        return False if all(isinstance(item, _PLAIN_SCALARS) for item in value) else None
+    return check
 
 
-def _not(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    outcome = quick._valid(rule, value)
-    return None if outcome is None else not outcome
+def _min_length(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    return lambda value: type(value) is not str or len(value) >= rule
 
 
-def _if(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    outcome = quick._valid(rule, value)
-    if outcome is None:
-        return None
-    branch = "then" if outcome else "else"
-    return quick._valid(schema[branch], value) if branch in schema else True
+def _max_length(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    return lambda value: type(value) is not str or len(value) <= rule
 
 
-def _by_if(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return True  # `then` and `else` act only through `if`
+def _pattern(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    search = quick._pattern(rule).search
+    return lambda value: type(value) is not str or search(value) is not None
 
 
-def _id(quick: QuickSchema, rule: Any, value: Any, schema: Mapping[str, Any]) -> Verdict:
-    return True  # the root's base: `$ref`s here are within this one document
+def _minimum(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    return lambda value: type(value) is not int or value >= rule
 
 
-_KEYWORDS: dict[str, Callable[[QuickSchema, Any, Any, Mapping[str, Any]], Verdict]] = {
-    "$id": _id,
+def _maximum(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    return lambda value: type(value) is not int or value <= rule
+
+
+def _ref(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    target = quick._target(rule)
+    return lambda value: quick._judge(target)(value)  # looked up on use: a schema may refer to itself
+
+
+def _all_of(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    judges = tuple(quick._judge(sub) for sub in rule)
+    return lambda value: _every((judge, value) for judge in judges)
+
+
+def _any_of(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    judges = tuple(quick._judge(sub) for sub in rule)
+
+    def check(value: Any) -> Verdict:
+        unsure = False
+        for judge in judges:
+            outcome = judge(value)
+            if outcome is True:
+                return True
+            if outcome is None:
+                unsure = True
+        return None if unsure else False
+    return check
+
+
+def _one_of(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    judges = tuple(quick._judge(sub) for sub in rule)
+
+    def check(value: Any) -> Verdict:
+        matched, unsure = 0, False
+        for judge in judges:
+            outcome = judge(value)
+            if outcome is True:
+                matched += 1
+                if matched > 1:
+                    return False
+            elif outcome is None:
+                unsure = True
+        if unsure:
+            return None
+        return matched == 1
+    return check
+
+
+def _not(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    judge = quick._judge(rule)
+
+    def check(value: Any) -> Verdict:
+        outcome = judge(value)
+        return None if outcome is None else not outcome
+    return check
+
+
+def _if(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
+    judge = quick._judge(rule)
+    then = quick._judge(schema["then"]) if "then" in schema else _yes
+    otherwise = quick._judge(schema["else"]) if "else" in schema else _yes
+
+    def check(value: Any) -> Verdict:
+        outcome = judge(value)
+        if outcome is None:
+            return None
+        return then(value) if outcome else otherwise(value)
+    return check
+
+
+def _always(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> None:
+    return None  # $id (the root's base: `$ref`s here are within this one document); then, else (through `if`)
+
+
+_KEYWORDS: dict[str, Maker] = {
+    "$id": _always,
     "type": _type,
     "enum": _enum,
     "const": _const,
@@ -475,7 +553,7 @@ _KEYWORDS: dict[str, Callable[[QuickSchema, Any, Any, Mapping[str, Any]], Verdic
     "oneOf": _one_of,
     "not": _not,
     "if": _if,
-    "then": _by_if,
-    "else": _by_if,
+    "then": _always,
+    "else": _always,
 }
 assert set(_KEYWORDS) == set(_SCHEMA_RULES)
