@@ -4,7 +4,7 @@
    difflib only when it has a misspelt name to rank;
 2. every message citing a section a ruleset or a page gives says `see docs/...` for a page of
    ours and `rule N` for a rulebook's section: the status and result lines, a decision request as
-   a player and a mail reader see it, and the fbsm desk's notes.
+   a player and a mail reader see it, and the fbsm desk's notes; a fault of the scenario is no rule.
 """
 
 from __future__ import annotations
@@ -14,7 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pbem.core import ruleset
+from pbem.core.cases import situation
+from pbem.core.errors import PbemError, citation
 from pbem.core.players import request_text
 from pbem.core.status import result_headline
 from pbem.desk.session import OrdersDesk
@@ -112,3 +116,11 @@ def test_the_fbsm_desk_tells_a_step_refused_with_its_rule_and_what_is_legal(tmp_
     assert notes[1:] == ["4228 is not adjacent to 4131 (rule 9.1); legal: 4130, 4231, 4232, 4132, 4032, 4031"]
     walked = desk.draft({"kind": "move", "orders": [], "order": {"move": "G01", "path": ["4130", "4129"]}})["notes"]
     assert len(walked) == 1 and "movement points left" in walked[0]  # the control: a legal walk, no refusal
+
+
+def test_a_fault_of_the_scenario_is_not_cited_as_a_rule() -> None:
+    """Rulesets file a scenario's faults (an unknown map, a unit type of the wrong side) under "scenario"."""
+    with pytest.raises(PbemError) as raised:
+        situation({"scenario": "samples/fbsm/scenario.yaml", "state": {"setup": {"map": "nowhere"}}}, REPO)
+    assert str(raised.value) == "unknown map 'nowhere' (in the scenario); legal: second-marne"
+    assert citation("9.13") == "rule 9.13" and citation("docs/protocol.md §4") == "see docs/protocol.md §4"

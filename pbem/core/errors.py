@@ -25,12 +25,15 @@ def format_path(path: DocPath) -> str:
 
 
 def citation(section: str) -> str:
-    """How a message cites its section: `rule 9.13` for a rulebook's, `see docs/protocol.md §4` for one of our pages.
+    """How a message cites its section: `rule 9.13` for a rulebook's, `see docs/protocol.md §4` for one of our pages,
+    `in the scenario` for a fault of the scenario file (section "scenario": no rule of the game is broken).
 
     A player reads "rule" as the game's rulebook; a page of ours (the protocol, a game's notes) is
     something to look up, not a rule of the game.
     """
-    return f"see {section}" if section.startswith("docs/") else f"rule {section}"
+    if section.startswith("docs/"):
+        return f"see {section}"
+    return "in the scenario" if section == "scenario" else f"rule {section}"
 
 
 class Problem(FrozenRecord):
