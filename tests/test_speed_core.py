@@ -371,3 +371,25 @@ def test_judges_of_a_schema_that_refers_to_itself_agree_with_jsonschema(instance
     assert quick.verdict(instance) == expected
     assert quick.verdict(instance) == expected  # the judges made by the first verdict give the same
     assert QuickSchema(TREE).verdict(_tree(5000, {"name": "z"})) is None  # too deep for Python: no verdict
+
+
+def test_a_schema_is_named_by_its_exact_content() -> None:
+    import collections
+
+    from pbem.core import schemas
+    from pbem.core.schemafiles import load_schema
+
+    distinct = [{"const": 1}, {"const": True}, {"const": 1.0}, {"enum": [1]}, {"enum": (1,)}, {"a": 1, "b": 2},
+                {"b": 2, "a": 1}, {"x": "1"}, {"x": b"1"}, collections.OrderedDict(a=1), {"a": 1}]
+    names = [schemas._exact_name(schema) for schema in distinct]
+    assert len(set(names)) == len(names)
+    assert schemas._exact_name({"a": [1, {"b": None}]}) == schemas._exact_name({"a": [1, {"b": None}]})
+    shared = ["x"]
+    assert schemas._exact_name({"a": shared, "b": shared}) == schemas._exact_name({"a": ["x"], "b": ["x"]})
+    deep: dict[str, Any] = {}
+    for _ in range(100_000):
+        deep = {"not": deep}
+    assert schemas._exact_name(deep) is None  # too deep to name: compiled afresh
+    first, again = schemas._compiled(load_schema("turn")), schemas._compiled(load_schema("turn"))
+    assert first.schema is not again.schema and first.quick is again.quick  # a fresh copy: the same judges
+    assert schemas._compiled({"const": 1}).quick is not schemas._compiled({"const": True}).quick

@@ -22,6 +22,7 @@ self-contained (`$ref` only to `$defs` within the schema); `format` is an annota
 from __future__ import annotations
 
 import json
+import marshal
 import re
 from typing import Any, Iterable, Mapping
 
@@ -203,7 +204,7 @@ class _Compiled:
         self.translated = _translate(schema, self.originals)
         self.quick = QuickSchema(self.translated)
         self._validator: list[Any] = []
-        self.text: str | None = None  # the schema's repr, when `_compiled` keeps it by that
+        self.text: bytes | str | None = None  # the schema's exact name (`_exact_name`), when `_compiled` keeps it by that
 
     @property
     def validator(self) -> Any:
@@ -225,19 +226,16 @@ class _Compiled:
 
 _CACHE: dict[int, _Compiled] = {}
 # Schemas built afresh for each check (an orders envelope with the ruleset's parts) are equal in
-# content but not the same object: kept by their repr too. repr tells apart what == does not
-# (1, 1.0 and True; a list and a tuple), so one key is one exact schema.
-_BY_TEXT: dict[str, _Compiled] = {}
+# content but not the same object: kept by an exact name of their content too (`_exact_name`),
+# which tells apart what == does not (1, 1.0 and True; a list and a tuple): one key, one exact schema.
+_BY_TEXT: dict[bytes | str, _Compiled] = {}
 
 
 def _compiled(schema: Mapping[str, Any]) -> _Compiled:
     found = _CACHE.get(id(schema))
     if found is not None and found.schema is schema:
         return found
-    try:
-        text: str | None = repr(schema)
-    except RecursionError:  # too deep to name: compiled afresh (and refused there, if it must be)
-        text = None
+    text = _exact_name(schema)
     found = _BY_TEXT.get(text) if text is not None else None
     if found is None:
         found = _Compiled(schema)
@@ -250,6 +248,26 @@ def _compiled(schema: Mapping[str, Any]) -> _Compiled:
         _CACHE.clear()
     _CACHE[id(schema)] = _Compiled.again(found, schema)
     return _CACHE[id(schema)]
+
+
+def _exact_name(schema: Mapping[str, Any]) -> bytes | str | None:
+    """A key equal for two schemas exactly when they are the same data, types and key order included.
+
+    `marshal` (version 2: no back-references, so sharing inside the schema does not change the
+    bytes) writes every value with its exact type and reads back an equal copy, so equal bytes are
+    equal schemas; it is several times quicker than `repr`, which names what it refuses (a
+    subclass of a plain type, say). None: too deep to name (compiled afresh, and refused there if
+    it must be).
+    """
+    data: Any = schema  # marshal refuses, with ValueError, whatever it cannot write exactly
+    try:
+        return marshal.dumps(data, 2)
+    except (ValueError, RecursionError):
+        pass
+    try:
+        return repr(schema)
+    except RecursionError:
+        return None
 
 
 # --------------------------------------------------------------------------------------
@@ -661,7 +679,7 @@ def problems(doc: Document, schema: Mapping[str, Any], *, limit: int = MAX_PROBL
 # (schema repr, data repr) of documents found valid in this process. The audit checks each orders
 # file twice (its own check, then the adjudication it replays): the second check is a look-up.
 # A repr names plain data exactly, so an equal key is an equal schema and an equal document.
-_PASSED: set[tuple[str, str]] = set()
+_PASSED: set[tuple[bytes | str, str]] = set()
 
 
 def forget_results() -> None:
@@ -669,7 +687,7 @@ def forget_results() -> None:
     _PASSED.clear()
 
 
-def _passed_key(compiled: _Compiled, data: Any) -> tuple[str, str] | None:
+def _passed_key(compiled: _Compiled, data: Any) -> tuple[bytes | str, str] | None:
     if compiled.text is None:
         return None
     try:
