@@ -22,6 +22,7 @@ jsonschema on every file of the recorded games and on mutations of them.
 from __future__ import annotations
 
 import re
+from itertools import repeat
 from typing import Any, Callable, Iterable, Mapping
 
 __all__ = ["QuickSchema"]
@@ -166,7 +167,7 @@ class QuickSchema:
             if type(value) not in _PLAIN:
                 raise _Unsure
             unsure = False
-            for check in checks:
+            for check in checks:  # `_every`, written out: this loop runs for every value checked
                 outcome = check(value)
                 if outcome is False:
                     return False
@@ -461,7 +462,7 @@ def _ref(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
 
 def _all_of(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
     judges = tuple(quick._judge(sub) for sub in rule)
-    return lambda value: _every((judge, value) for judge in judges)
+    return lambda value: _every(zip(judges, repeat(value)))
 
 
 def _any_of(quick: QuickSchema, rule: Any, schema: Mapping[str, Any]) -> Judge:
