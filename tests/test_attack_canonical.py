@@ -173,6 +173,16 @@ def test_the_depth_limit_is_the_strict_loaders_to_the_level(depth: int) -> None:
     assert (read_canonical(b"- " * 63 + b"x\n") is not None) and read_canonical(b"- " * 65 + b"x\n") is None
 
 
+@pytest.mark.xfail(strict=True, reason="canonical_read.MAX_BYTES is fixed when the module is imported: with "
+                   "yamlio.MAX_NODES lowered at run time (tests do it) the reader takes a file with more values "
+                   "than the strict loader allows; low (the bound is a constant in production)")
+def test_the_reader_keeps_to_the_node_bound_in_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlio, "MAX_NODES", 5)
+    data = b"- 1\n- 2\n- 3\n- 4\n- 5\n- 6\n"
+    assert isinstance(_strict(data), YamlError)  # seven values: refused
+    assert read_canonical(data) is None
+
+
 # A plain scalar that every cheap test leaves to the refusal patterns: a base-60 look-alike with a long
 # run of digits and an ending that stops it matching. The pattern `_SEXAGESIMAL` in yamlio.py tries every
 # split of the run between its two `[0-9_]*` around the one `[0-9]`: quadratic in the run.
