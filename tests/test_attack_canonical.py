@@ -108,6 +108,16 @@ def test_random_damage_from_hostile_pieces_never_crashes_the_reader_nor_makes_it
     assert taken > 100  # the pieces do make canonical text: the agreement was tested
 
 
+def _best_time(read: Callable[[bytes], Any], data: bytes, tries: int = 3) -> float:
+    """The shortest of a few timings of `read(data)`: the least disturbed by other work on the machine."""
+    times = []
+    for _ in range(tries):
+        start = time.perf_counter()
+        read(data)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
 @pytest.mark.parametrize("make", [
     lambda n: b"-\n" * (n // 2),  # 400 KB of one-character lines
     lambda n: b"- a\n" * (n // 4),
@@ -129,17 +139,8 @@ def test_a_large_hostile_file_costs_linear_time_and_memory(make: Callable[[int],
     assert len(large) <= MAX_BYTES
     _agrees_with_the_strict_loader(small)
     _agrees_with_the_strict_loader(large)
-
-    def best(data: bytes) -> float:
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            read_canonical(data)
-            times.append(time.perf_counter() - start)
-        return min(times)
-
     # 16 times the bytes: linear is 16 times the time, quadratic 256; the bound leaves room for a busy machine
-    assert best(large) < 48 * best(small) + 0.05
+    assert _best_time(read_canonical, large) < 48 * _best_time(read_canonical, small) + 0.05
     tracemalloc.start()
     try:
         read_canonical(large)
@@ -198,16 +199,7 @@ def test_a_long_base_60_look_alike_costs_linear_time(reader: str) -> None:
     attack = b"a: 1:" + b"1" * _BASE60_RUN + b"x\n"
     control = b"a: 1:" + b"1" * _BASE60_RUN + b"y\n"  # a foreign letter: told a string without the patterns
     assert read_canonical(attack) == {"a": attack[3:-1].decode()}  # the reader does take it
-
-    def best(data: bytes) -> float:
-        times = []
-        for _ in range(2):
-            start = time.perf_counter()
-            read(data)
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    assert best(attack) < 20 * best(control) + 0.05
+    assert _best_time(read, attack, tries=2) < 20 * _best_time(read, control, tries=2) + 0.05
 
 
 @pytest.mark.xfail(strict=True, reason="the reader dumps what it read to prove it, and yamlio keeps every string "
