@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from pbem.core import yamlio
 from pbem.core.canonical_read import MAX_BYTES, read_canonical
 from pbem.core.errors import YamlError
+from pbem.core.quickload import quick_load
 
 from .test_canonical_read import _reference_scalar_text, _same_with_types
 
@@ -92,6 +93,21 @@ def test_a_hostile_character_anywhere_in_canonical_text_is_refused_or_read_as_th
     assert read_canonical(_CANONICAL) is not None  # the untouched text is taken: the attack starts from it
     for data in _injected(token):
         _agrees_with_the_strict_loader(data)
+        _quick_readers_agree_with_the_strict_loader(data)
+
+
+def _quick_readers_agree_with_the_strict_loader(data: bytes) -> None:
+    """`load_plain` and `quick_load` (which now try the reader first) read what the strict loader reads, or refuse."""
+    strict = _strict(data)
+    try:
+        plain = yamlio.load_plain(data)
+    except yamlio.NotPlain:
+        pass
+    else:
+        assert not isinstance(strict, YamlError) and _same_with_types(plain, strict), data[:200]
+    quick = quick_load(data)
+    if quick is not None:
+        assert not isinstance(strict, YamlError) and _same_with_types(quick, strict), data[:200]
 
 
 def test_random_damage_from_hostile_pieces_never_crashes_the_reader_nor_makes_it_disagree() -> None:
