@@ -11,7 +11,7 @@ library calls; nothing in pbem/ is changed):
   (`resolve_adjudication`), views (turn document, canonical dump, every side's view), write
   (referee signatures + `commit_folder` into a scratch folder on the same file system).
 
-    python bench/adjudication.py [--ruleset fbsm] [--games 2] [--scenario FILE] [--dir FOLDER]
+    python bench/adjudication.py [--ruleset fbsm] [--games 2] [--scenario FILE] [--dir FOLDER] [--repeat N]
 
 `--scenario FILE` plays that scenario instead of the ruleset's sample (the ruleset is the file's
 own `ruleset`): `bench/scenarios/` holds the tables of the speed goals, bst's 30 bases a side
@@ -25,9 +25,19 @@ round (as this script did before issue #17's fifth part) made the file creations
 adjudication that follows dearer. Creating a file is kernel CPU time charged to the process, and
 on the shared 2-core VM's ext4 it depends on the folder's neighbourhood: six 8 kB files cost
 about 0.11 ms in a quiet folder, 0.56 ms in a /tmp that other jobs fill and empty all the time,
-and 4.7 ms there when seven files were deleted beside them just before (the likely cause: ext4
-passes over inode numbers freed moments ago when it looks for a free one). `--dir` plays the
-games in another folder than the system's temporary one.
+and 4.7 ms there when seven files were deleted beside them just before. The cause, seen with
+`perf record` (issue #17, sixth part of round two): ext4 looks for a free inode from the start of
+the block group every time and passes over each one freed in the last minutes (`find_inode_bit`,
+`recently_deleted`: a third of all CPU samples of a run in a busy /tmp). `--dir` plays the games
+in another folder than the system's temporary one.
+
+`--repeat N` plays the same games N times over (each time in a new folder; the games are the
+same, so adjudication i is the same work every time) and adds a row: for each adjudication the
+least process CPU time it took over the N plays, then their mean, p50 and p95. Load from other
+processes only ever adds to a figure, so this row moves much less from run to run than the
+others (which pool every play). A new file's cost on ext4 is not load: it grows with the files
+deleted nearby in the last minutes (the kernel passes over recently freed inodes), which each
+play's clean-up adds to; `--dir /dev/shm` leaves the file system out.
 """
 
 from __future__ import annotations
@@ -155,6 +165,8 @@ def main() -> int:
     parser.add_argument("--scenario", type=Path, default=None, help="a scenario file (default: the ruleset's sample)")
     parser.add_argument("--dir", type=Path, default=None,
                         help="where to play the games (default: the system's temporary folder)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="play the same games N times; adds each adjudication's least CPU time over the N")
     args = parser.parse_args()
     scenario = args.scenario.resolve() if args.scenario else None
     named = str(yamlio.load_file(scenario).data["ruleset"]) if scenario else None
@@ -164,16 +176,29 @@ def main() -> int:
     totals: list[float] = []
     cpus: list[float] = []
     splits: list[dict[str, float]] = []
-    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        for g in range(args.games):
-            play(args.ruleset, Path(tmp) / f"g{g}", bytes([g + 1]) * 32, totals, splits, cpus, scenario)  # a different game each
+    cpus_by_play: list[list[float]] = []
+    for _ in range(max(1, args.repeat)):
+        played: list[float] = []
+        with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+            for g in range(args.games):  # a different game each
+                play(args.ruleset, Path(tmp) / f"g{g}", bytes([g + 1]) * 32, totals, splits, played, scenario)
+        cpus_by_play.append(played)
+        cpus += played
     where = args.scenario or "the sample scenario"
-    print(f"{args.ruleset}: {args.games} complete bot games ({where}), {len(totals)} adjudications; "
+    plays = f", played {len(cpus_by_play)} times over" if len(cpus_by_play) > 1 else ""
+    print(f"{args.ruleset}: {args.games} complete bot games ({where}), {len(cpus_by_play[0])} adjudications{plays}; "
           f"split over the {len(splits)} without a decision")
     rows: list[list[object]] = [["adjudicate (total)", f"{statistics.mean(totals) * 1000:.1f}", f"{pct(totals, 50) * 1000:.1f}",
              f"{pct(totals, 95) * 1000:.1f}", ""],
             ["adjudicate (total, process CPU time)", f"{statistics.mean(cpus) * 1000:.1f}",
              f"{pct(cpus, 50) * 1000:.1f}", f"{pct(cpus, 95) * 1000:.1f}", ""]]
+    if len(cpus_by_play) > 1:
+        if len({len(played) for played in cpus_by_play}) != 1:
+            raise SystemExit("the plays differ in their number of adjudications: the games are not the same")
+        least = [min(column) for column in zip(*cpus_by_play)]
+        rows.append([f"adjudicate (least process CPU time of each over the {len(cpus_by_play)} plays)",
+                     f"{statistics.mean(least) * 1000:.1f}", f"{pct(least, 50) * 1000:.1f}", f"{pct(least, 95) * 1000:.1f}",
+                     ""])
     split_sum = sum(sum(s.values()) for s in splits)
     for step in STEPS:
         values = [s[step] for s in splits]
