@@ -385,3 +385,59 @@ def test_listings_by_scandir_give_what_the_path_listings_gave(tmp_path: Path) ->
     for seq in (1, 2, 3):
         assert archive.orphan_receipts(seq) == _old_orphan_receipts(root, seq)
     assert archive.orphan_receipts(2) == ["orders/0002/us-0004.receipt.yaml", "decisions/0002/reply-002-0004.receipt.yaml"]
+
+
+def _old_victory_check(cfg: Any, state: dict[str, Any]) -> dict[str, Any] | None:
+    """fbsm's `victory.check` as it was: three passes over the units."""
+    from pbem.rulesets.kit.stacks import on_map
+
+    if state.get("result"):
+        return dict(state["result"])
+    units = state["units"]
+    if any(u["status"] == "exited" and cfg.counters[uid].side == "german" for uid, u in units.items()):
+        state["result"] = {"winner": "german", "section": "4.3",
+                           "reason": "a German unit moved off the south edge of the map"}
+        return dict(state["result"])
+    if not on_map(state, cfg.side_of, "us"):
+        state["result"] = {"winner": "german", "section": "4.3",
+                           "reason": "no US infantry or heavy weapons unit is left on the map"}
+        return dict(state["result"])
+    german_left = any(u["status"] in ("active", "container", "drawn") and cfg.counters[uid].side == "german"
+                      for uid, u in units.items())
+    if not german_left:
+        state["result"] = {"winner": "us", "section": "4.4",
+                           "reason": "no German unit is on the map and the holding container is empty"}
+        return dict(state["result"])
+    return None
+
+
+def test_fbsm_victory_in_one_pass_is_the_three_pass_check() -> None:
+    import random
+
+    from pbem.core.ruleset import get, rules_for
+    from pbem.rulesets.fbsm import victory
+
+    states = [turn["state"] for turn in recorded_turns()]
+    cfg = rules_for(get("fbsm"), states[0]).context
+    rng = random.Random(17)
+    statuses = ["active", "container", "drawn", "eliminated", "exited"]
+    cases = []
+    for state in states:
+        cases.append(copy.deepcopy(state))
+        for _ in range(40):
+            mutated = copy.deepcopy(state)
+            mutated["result"] = None
+            side = rng.choice(["us", "german", None])  # one side's units all gone, now and then
+            for uid, unit in mutated["units"].items():
+                if cfg.counters[uid].side == side:
+                    unit["status"] = "eliminated"
+                elif rng.random() < 0.3:
+                    unit["status"] = rng.choice(statuses[:-1] if rng.random() < 0.9 else statuses)
+            cases.append(mutated)
+    outcomes = collections.Counter()
+    for case in cases:
+        old, new = copy.deepcopy(case), copy.deepcopy(case)
+        assert victory.check(cfg, new) == _old_victory_check(cfg, old)
+        assert new == old
+        outcomes[(new.get("result") or {}).get("reason", "none")] += 1
+    assert len(outcomes) == 4, outcomes  # every condition met somewhere, and none

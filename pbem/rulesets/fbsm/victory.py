@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.ruleset import State
-from pbem.rulesets.kit.stacks import on_map
 
 from .context import Context, other
 
@@ -21,17 +20,30 @@ def check(cfg: Context, state: State) -> dict[str, Any] | None:
     """Set and return the result if a victory condition holds now."""
     if state.get("result"):
         return dict(state["result"])
-    units = state["units"]
-    if any(u["status"] == "exited" and cfg.counters[uid].side == "german" for uid, u in units.items()):
+    # One pass over the units for the three conditions, judged in their order below (a unit's
+    # side is looked up only for the statuses a condition counts).
+    german_exited = us_on_map = german_left = False
+    counters = cfg.counters
+    for uid, unit in state["units"].items():
+        status = unit["status"]
+        if status == "exited":
+            if counters[uid].side == "german":
+                german_exited = True
+                break  # the first condition: nothing else matters
+        elif status == "active":
+            side = counters[uid].side
+            us_on_map = us_on_map or side == "us"
+            german_left = german_left or side == "german"
+        elif status in ("container", "drawn"):
+            german_left = german_left or counters[uid].side == "german"
+    if german_exited:
         state["result"] = {"winner": "german", "section": "4.3",
                            "reason": "a German unit moved off the south edge of the map"}
         return dict(state["result"])
-    if not on_map(state, cfg.side_of, "us"):
+    if not us_on_map:
         state["result"] = {"winner": "german", "section": "4.3",
                            "reason": "no US infantry or heavy weapons unit is left on the map"}
         return dict(state["result"])
-    german_left = any(u["status"] in ("active", "container", "drawn") and cfg.counters[uid].side == "german"
-                      for uid, u in units.items())
     if not german_left:
         state["result"] = {"winner": "us", "section": "4.4",
                            "reason": "no German unit is on the map and the holding container is empty"}
