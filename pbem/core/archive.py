@@ -103,18 +103,6 @@ _FSYNC_THREADS = 8
 _fsync_jobs: tuple[int, Any] | None = None  # (the process they belong to, the queue its fsync threads wait on)
 
 
-def fsync_all(paths: list[Path]) -> None:
-    """Flush every one of `paths` to disk, returning once all are (see `fsync_fds`)."""
-    fds: list[int] = []
-    try:
-        for path in paths:
-            fds.append(os.open(path, os.O_RDONLY))
-        fsync_fds(fds)
-    finally:
-        for fd in fds:
-            os.close(fd)
-
-
 def fsync_fds(fds: list[int]) -> None:
     """Flush every one of the open files or folders `fds` to disk, returning once all are.
 
