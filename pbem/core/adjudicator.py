@@ -342,7 +342,7 @@ def adjudicate(game_dir: str | Path, referee_key: signing.SigningKey, *,
     with archive.locked() as latest:
         game = load_game(game_dir)
         _check_referee_key(game, referee_key)
-        position = current_position(game, latest)
+        position = current_position(game, latest, archive)
         moment = clock.utc_text(now())
         if lapse and not position.over():
             lapse_unanswered(archive, game, position.next_seq, referee_key, moment)
@@ -360,7 +360,7 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
     warnings = []
     if seq * 100 >= game.chain_length * WARN_FRACTION_PERCENT:
         warnings.append(f"seed chain {seq} of {game.chain_length} used: start a continuation game soon")
-    awaited = position.awaiting()
+    awaited = rules.awaiting(position.state)  # `position.awaiting()`, the game not over, with the rules at hand
     accepted = newest_orders(archive, game, seq)  # sides not awaited may have sent standing answers only
     decisions = decision_files(archive, game, seq)
     missing = [side for side in awaited if side not in accepted]

@@ -71,9 +71,10 @@ class Position(NamedTuple):  # not a dataclass: a tenth of the cost to create at
                            self.view_hash(side), tuple(self.awaiting()), closed)
 
 
-def current_position(game: Game, latest: int | None = None) -> Position:
-    """`latest`: the last committed seq, if the caller listed it under the referee lock (`Archive.locked`)."""
-    archive = Archive(game.root)
+def current_position(game: Game, latest: int | None = None, archive: Archive | None = None) -> Position:
+    """`latest`: the last committed seq, if the caller listed it under the referee lock (`Archive.locked`);
+    `archive`: the caller's `Archive` of the game, if it has one."""
+    archive = Archive(game.root) if archive is None else archive
     seq = archive.latest_seq() if latest is None else latest
     if seq == 0:
         return Position(game, 0, initial_state(game), game.hash, announced_deadline(archive, game))
