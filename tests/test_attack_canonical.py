@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.core import yamlio
-from pbem.core.canonical_read import MAX_BYTES, read_canonical
+from pbem.core.canonical_read import max_bytes, read_canonical
 from pbem.core.errors import YamlError
 from pbem.core.quickload import quick_load
 
@@ -151,8 +151,8 @@ def _best_time(read: Callable[[bytes], Any], data: bytes, tries: int = 3) -> flo
 ], ids=["dashes", "items", "keys", "long", "long-quoted", "quote-escapes", "quote-key", "deep", "deep-long",
         "deep-maps", "item-keys", "crlf", "u2028"])
 def test_a_large_hostile_file_costs_linear_time_and_memory(make: Callable[[int], bytes]) -> None:
-    small, large = make(MAX_BYTES // 16), make(MAX_BYTES - 200)
-    assert len(large) <= MAX_BYTES
+    small, large = make(max_bytes() // 16), make(max_bytes() - 200)
+    assert len(large) <= max_bytes()
     _agrees_with_the_strict_loader(small)
     _agrees_with_the_strict_loader(large)
     # 16 times the bytes: linear is 16 times the time, quadratic 256; the bound leaves room for a busy machine
@@ -190,9 +190,6 @@ def test_the_depth_limit_is_the_strict_loaders_to_the_level(depth: int) -> None:
     assert (read_canonical(b"- " * 63 + b"x\n") is not None) and read_canonical(b"- " * 65 + b"x\n") is None
 
 
-@pytest.mark.xfail(strict=True, reason="canonical_read.MAX_BYTES is fixed when the module is imported: with "
-                   "yamlio.MAX_NODES lowered at run time (tests do it) the reader takes a file with more values "
-                   "than the strict loader allows; low (the bound is a constant in production)")
 def test_the_reader_keeps_to_the_node_bound_in_force(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(yamlio, "MAX_NODES", 5)
     data = b"- 1\n- 2\n- 3\n- 4\n- 5\n- 6\n"
@@ -206,9 +203,6 @@ def test_the_reader_keeps_to_the_node_bound_in_force(monkeypatch: pytest.MonkeyP
 _BASE60_RUN = 4000
 
 
-@pytest.mark.xfail(strict=True, reason="yamlio._SEXAGESIMAL backtracks quadratically on a long digit run: a 4 KB "
-                   "line costs the canonical reader about a second (it resolves the scalar three times) and the "
-                   "strict loader a third of that; a 400 KB orders file would hold the judge for hours")
 @pytest.mark.parametrize("reader", ["canonical", "strict"])
 def test_a_long_base_60_look_alike_costs_linear_time(reader: str) -> None:
     read: Callable[[bytes], Any] = read_canonical if reader == "canonical" else _strict
@@ -218,9 +212,6 @@ def test_a_long_base_60_look_alike_costs_linear_time(reader: str) -> None:
     assert _best_time(read, attack, tries=2) < 20 * _best_time(read, control, tries=2) + 0.05
 
 
-@pytest.mark.xfail(strict=True, reason="the reader dumps what it read to prove it, and yamlio keeps every string "
-                   "it analyzed (`_SCALAR_CACHE`, bounded by count, not size): each long string of every file "
-                   "read (a refused orders file too) stays in memory until 65,536 strings have been kept")
 def test_reading_files_leaves_no_memory_behind_that_grows_with_each_file() -> None:
     def kept_chars() -> int:
         return sum(len(key) + len(value) for key, value in yamlio._SCALAR_CACHE.items())
@@ -300,6 +291,10 @@ _documents = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, min_
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(_documents)
 def test_what_the_fast_emitter_writes_is_read_back_by_both_readers_alike(value: Any) -> None:
+    try:  # a lone surrogate is no character: no file can hold one, and the strict loader refuses its escape
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return
     text = yamlio.fast_dump(value)
     if text is None:
         return
@@ -415,9 +410,6 @@ print(json.dumps(needs))
 """
 
 
-@pytest.mark.xfail(strict=True, reason="a string with ': ' or ' #' in it, a YAML 1.1 word, or one starting with an "
-                   "indicator is left to PyYAML's analysis though its answer is sure (single quotes), and so is a "
-                   "code like 2C: reading 149 of the sample files (every bst file) imports PyYAML")
 def test_every_file_pbem_wrote_in_the_samples_is_read_without_pyyaml() -> None:
     written = sorted(str(path) for path in SAMPLES.rglob("*.yaml")
                      if "/game/turns/" in str(path) or "/game/views/" in str(path) or path.name == "game.yaml"
@@ -427,9 +419,6 @@ def test_every_file_pbem_wrote_in_the_samples_is_read_without_pyyaml() -> None:
     assert json.loads(done.stdout) == []
 
 
-@pytest.mark.xfail(strict=True, reason="the lazy marks keep the caller's buffer itself: a bytearray changed after "
-                   "loading moves every later message, or makes building one raise YamlError; low (typed callers "
-                   "pass bytes: mypy refuses a bytearray here)")
 def test_a_message_names_the_position_in_the_bytes_read_even_from_a_buffer_changed_since() -> None:
     data = ORDERS.read_bytes()
     buffer = bytearray(data)

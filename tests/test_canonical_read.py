@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.core import yamlio
-from pbem.core.canonical_read import MAX_BYTES, read_canonical
+from pbem.core.canonical_read import max_bytes, read_canonical
 from pbem.core.errors import YamlError
 
 from .test_speed_yaml import AWKWARD, documents
@@ -126,7 +126,7 @@ def test_damaged_canonical_text_is_refused_or_read_as_the_strict_loader_reads_it
     b"a: 010\n",
     b"a: 1.5\n",
     b"a: &x 1\nb: *x\n",
-    b"x: 1\n" * (MAX_BYTES // 5 + 1),
+    b"x: 1\n" * (max_bytes() // 5 + 1),
 ], ids=lambda data: repr(data[:24]))
 def test_what_is_not_canonical_text_is_left_to_the_strict_loader(data: bytes) -> None:
     assert read_canonical(data) is None

@@ -21,9 +21,13 @@ from typing import Any
 
 from . import yamlio
 
-# Every value of a canonical dump takes at least one character of its own, so a file this short
-# holds fewer values than the strict loader's limit (and is no bigger than it reads).
-MAX_BYTES = min(yamlio.MAX_NODES, yamlio.MAX_FILE_BYTES)
+
+
+def max_bytes() -> int:
+    """The longest file read here. Every value of a canonical dump takes at least one character of
+    its own, so a file this short holds fewer values than the strict loader's limit (and is no
+    bigger than it reads); asked at each read, as the strict loader reads its limits."""
+    return min(yamlio.MAX_NODES, yamlio.MAX_FILE_BYTES)
 
 
 class _NotCanonical(Exception):
@@ -36,7 +40,7 @@ def read_canonical(data: bytes) -> Any:
     None also for a document that is not a non-empty mapping or list, the only ones `yamlio`'s
     fast emitter writes.
     """
-    if len(data) > MAX_BYTES or not data.endswith(b"\n"):
+    if len(data) > max_bytes() or not data.endswith(b"\n"):
         return None
     try:
         text = data.decode("utf-8")

@@ -17,7 +17,7 @@ import re
 from typing import Any, NamedTuple
 
 from . import yamlio
-from .canonical_read import MAX_BYTES, read_canonical
+from .canonical_read import max_bytes, read_canonical
 
 
 def quick_load(data: bytes) -> dict[str, Any] | None:
@@ -39,7 +39,7 @@ def _canonical_load(data: bytes) -> dict[str, Any] | None:
     import yaml  # on use: a command whose files are all canonical does without PyYAML
 
     loader = getattr(yaml, "CSafeLoader", None)
-    if loader is None or len(data) > MAX_BYTES:
+    if loader is None or len(data) > max_bytes():
         return None
     try:
         value = yaml.load(data, Loader=loader)

@@ -48,6 +48,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple
 
 from pbem.core.errors import DocPath, Problem, YamlError, format_path
+from pbem.core.scalar_style import printable_scalar_text
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -190,7 +191,10 @@ _TIMESTAMP = (
 )
 _BASE_PREFIX = r"[-+]?0(?:[xX][0-9a-fA-F_]+|[oO][0-7_]+|[bB][01_]+)"
 _LEADING_ZERO = r"[-+]?0[0-9_]+"
-_SEXAGESIMAL = r"[-+]?[0-9][0-9_]*(?::[0-9_]*[0-9][0-9_]*)+(?:\.[0-9_]*)?"
+# After each colon a run of digits and underscores holding a digit, written so that a run can be
+# matched one way only ("_*[0-9]" finds its first digit): `[0-9_]*[0-9][0-9_]*` backtracks in
+# quadratic time on a long run of digits that does not match in the end.
+_SEXAGESIMAL = r"[-+]?[0-9][0-9_]*(?::_*[0-9][0-9_]*)+(?:\.[0-9_]*)?"
 _UNDERSCORE_INT = r"[-+]?[0-9][0-9_]*"
 _FLOAT = (
     r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?"
@@ -671,7 +675,7 @@ def load_bytes(data: bytes, file: str, *, max_bytes: int = MAX_FILE_BYTES) -> Do
 
     canonical = read_canonical(data)
     if canonical is not None:
-        marks = _MarksOnDemand(data, file)
+        marks = _MarksOnDemand(bytes(data), file)  # a copy: the caller's buffer may change later
         return Document(canonical, file, _Marks(marks, 0), _Marks(marks, 1))
     return _load_strictly(data, file)
 
@@ -1018,7 +1022,10 @@ def _analysis_tools() -> tuple[Any, Any]:
     return _analysis[0], _analysis[1]
 
 _SCALAR_CACHE: dict[str, str] = {}
-_SCALAR_CACHE_MAX = 1 << 16
+_SCALAR_CACHE_MAX = 1 << 14
+# Only strings this short are kept: the ones that come back (ids, names, kinds) are short, and a
+# hostile file's long strings must not stay in memory after it is read.
+_SCALAR_CACHE_LONGEST = 128
 # A key is written as a simple key (`key: value`) only if its text, plus the 5 characters of
 # the `!!str` tag PyYAML counts, is shorter than 128 characters, and it is not empty and has no
 # line break. Longer keys take the reference path (which writes `? key`); 100 leaves a margin.
@@ -1064,38 +1071,17 @@ def _scalar_text(text: str) -> str:
     return _analyzed_scalar_text(text)
 
 
-# First characters after which PyYAML's analysis may refuse the plain style (an indicator, a space,
-# a "." that may start "..."): such texts are left to it.
-_UNSURE_START = frozenset("#,[]{}&*!|>'\"%@`?:- .")
-# First characters of every number and date PyYAML's resolver knows.
-_NUMBER_START = frozenset("+-.0123456789")
 # Words PyYAML's resolver (YAML 1.1) reads as no string: bools, nulls, the merge and value keys.
 _YAML11_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF "
                           "null Null NULL ~ << =".split())
 
 
 def _simple_scalar_text(text: str) -> str | None:
-    """What PyYAML's analysis and resolver would make `_analyzed_scalar_text` write, decided without
-    them for a printable text (in Python's sense: no control, break, byte-order mark, unassigned or
-    private character, no space but " "); None: ask them.
-
-    Double quotes for a text pbem reads as no string: written as it is between them, since the
-    writer escapes no printable character of the Basic Multilingual Plane but `"` and `\\`. Plain
-    for a text with no indicator PyYAML's analysis looks for (none at the start, no ": ", " #",
-    final ":" or final space) that its resolver reads as a string: no YAML 1.1 word, and no
-    number or date (these start with a digit, sign or dot, hold only characters `_FOREIGN_RE`
-    leaves out, and at most one dot). tests/test_canonical_read.py compares this with PyYAML's
-    own answer on every string of the samples and on many made to sit on each edge.
-    """
+    """`_analyzed_scalar_text` for a printable text, decided without PyYAML (`scalar_style`); None:
+    ask PyYAML's analysis."""
     if not text or not text.isprintable():
         return None
-    if not _plain_is_string(text):
-        return None if '"' in text or "\\" in text or max(text) > "\uffff" else '"' + text + '"'
-    if (text[0] in _UNSURE_START or text[-1] == " " or text[-1] == ":" or ": " in text or " #" in text
-            or text in _YAML11_WORDS
-            or (text[0] in _NUMBER_START and _FOREIGN_RE.search(text) is None and text.count(".") < 2)):
-        return None
-    return text
+    return printable_scalar_text(text, _plain_is_string(text))
 
 
 def _analyzed_scalar_text(text: str) -> str:
@@ -1115,9 +1101,10 @@ def _analyzed_scalar_text(text: str) -> str:
             result = _quoted(text, "'")
         else:
             result = _quoted(text, '"')
-    if len(_SCALAR_CACHE) >= _SCALAR_CACHE_MAX:
-        _SCALAR_CACHE.clear()
-    _SCALAR_CACHE[text] = result
+    if len(text) <= _SCALAR_CACHE_LONGEST:
+        if len(_SCALAR_CACHE) >= _SCALAR_CACHE_MAX:
+            _SCALAR_CACHE.clear()
+        _SCALAR_CACHE[text] = result
     return result
 
 
