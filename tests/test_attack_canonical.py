@@ -278,6 +278,19 @@ def test_every_single_character_and_its_pairs_with_indicators_are_written_as_pyy
     assert taken > 100_000  # most code points are unassigned, so left to the analysis
 
 
+def test_every_short_string_of_resolver_characters_is_written_as_pyyamls_analysis_writes_it() -> None:
+    # The characters PyYAML's resolver patterns and its analysis turn on, in every string of up to three.
+    alphabet = "019+-._:eExXbBoOaAfFtTnNyYlLsSuU~=<#' ,?Z"
+    texts = [a + b + c for a in alphabet for b in [""] + list(alphabet) for c in [""] + list(alphabet)]
+    taken = 0
+    for text in texts:
+        simple = yamlio._simple_scalar_text(text)
+        if simple is not None:
+            taken += 1
+            assert simple == _reference_scalar_text(text), text
+    assert taken == len(texts)  # every one of them printable: none left to PyYAML
+
+
 # --- 3. what the dumper writes, read back: the reader's proof rests on it ---------------------------
 
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), any_text, edge_text, quoted_text,
