@@ -117,7 +117,16 @@ def test_refused_plain_scalars(text: str, fragment: str) -> None:
 
 def test_float_message_says_what_to_write() -> None:
     [problem] = refusal("a: 1.5\n").problems
-    assert "use whole numbers" in problem.message and '"1.5"' in problem.message
+    assert "use whole numbers: 1 or 2;" in problem.message and '"1.5"' in problem.message
+    [problem] = refusal("a: -700.25\n").problems
+    assert "use whole numbers: -700 or -701;" in problem.message
+    [problem] = refusal("a: 3.00\n").problems
+    assert "use whole numbers: 3;" in problem.message
+
+
+def test_leading_zero_message_says_quote_it_first() -> None:
+    [problem] = refusal("path: [0912]\n").problems
+    assert 'quote it: "0912"' in problem.message and "912" not in problem.message.replace("0912", "")
 
 
 def test_underscore_message_offers_the_plain_number() -> None:

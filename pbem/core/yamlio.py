@@ -249,8 +249,8 @@ def _resolve_plain(text: str) -> Any:
         )
     if re.fullmatch(_LEADING_ZERO, text):
         raise _Refused(
-            f"{text} has a leading zero, which some YAML readers take as an octal number: "
-            f"write the number without leading zeros, or quote it if you mean a string: {_quote(text)}"
+            f"{text} has a leading zero, which some YAML readers take as an octal number: quote it: "
+            f"{_quote(text)} (a hex or any other id is a string; drop the zero only if you mean a number)"
         )
     if re.fullmatch(_SEXAGESIMAL, text):
         raise _Refused(
@@ -264,7 +264,7 @@ def _resolve_plain(text: str) -> Any:
         )
     if re.fullmatch(_FLOAT, text):
         raise _Refused(
-            f"{text} reads as a decimal (floating-point) number: no floats: use whole numbers, "
+            f"{text} reads as a decimal (floating-point) number: no floats: use whole numbers{_nearest_whole(text)}; "
             f"or quote it if you mean a string: {_quote(text)}"
         )
     return text
@@ -281,6 +281,17 @@ def plain_scalar_value(text: str) -> Any:
         return _resolve_plain(text)
     except _Refused:
         raise NotPlain from None
+
+
+def _nearest_whole(text: str) -> str:
+    """": 700 or 701" for a refused "700.5" (": 1" for "1.0"); "" for a float of another form."""
+    found = re.fullmatch(r"([-+]?[0-9]+)\.([0-9]*)", text.replace("_", ""))
+    if found is None:
+        return ""
+    whole = int(found.group(1))
+    if not found.group(2).strip("0"):
+        return f": {whole}"
+    return f": {whole} or {whole - 1 if text.startswith('-') else whole + 1}"
 
 
 def _plain_is_string(text: str) -> bool:
