@@ -153,9 +153,10 @@ def test_the_readme_walkthrough_runs_verbatim(folks: Folks) -> None:
     assert (folks.game / "orders/0001/german-0001.yaml").read_bytes() == (player / "orders-0001.yaml").read_bytes()
     master = yamlio.load_file(folks.game / "turns/0001/turn.yaml").data
     assert master["state"]["units"]["G-IR12"]["hex"] == "3001"  # the order was carried out
+    folks.mail(folks.game / "orders/0001/german-0001.receipt.yaml", player / "receipt-0001.yaml")
     folks.mail(folks.game / "turns/0001/german.yaml", player / "german-0001.yaml")
     back = folks.run(check)
-    assert 'Good "pbem-turn@mons-ssh" signature for referee' in back.stdout + back.stderr
+    assert (back.stdout + back.stderr).count('Good "pbem-turn@mons-ssh" signature for referee') == 2, back
 
 
 def test_a_changed_view_fails_the_players_check(folks: Folks) -> None:
