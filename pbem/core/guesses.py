@@ -3,8 +3,9 @@
 The names offered come only from what the player can already read: a rule's own legal list, or
 the side's own units in its view. So a guess tells nothing the view does not (the property
 `orders` keeps for every rejection). A look-alike slip (GO1 for G01, g-ir12 for G-IR12) is
-named alone; otherwise `difflib` ranks the nearest names, and it is imported on the error path
-only: a good orders file never loads it.
+named alone, and so is an id whose leading zeros were dropped or added (G7 for G07, US001 for
+US01); otherwise `difflib` ranks the nearest names, and it is imported on the error path only: a
+good orders file never loads it.
 """
 
 from __future__ import annotations
@@ -20,9 +21,18 @@ _UNKNOWN_UNIT = re.compile(r" is not (?:a|an|one of)\b.*\b(?:units?|bases?|Artil
 _LOOK_ALIKE = str.maketrans({"o": "0", "i": "1", "l": "1"})
 
 
+_LEADING_ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
+"""The zeros that open a run of digits (G07's, 0101's): a player drops or adds them without seeing it."""
+
+
 def _folded(name: str) -> str:
     """A name as a slip of the eye or of the shift key reads it: G01 and GO1, g-ir12 and G-IR12 are one."""
     return name.lower().translate(_LOOK_ALIKE)
+
+
+def _unpadded(name: str) -> str:
+    """A folded name without the zeros that open its digit runs: G7, G07 and GO7 are one."""
+    return _LEADING_ZEROS.sub("", _folded(name))
 
 
 def close_names(word: str, names: list[str], most: int = 3) -> list[str]:
@@ -35,6 +45,9 @@ def close_names(word: str, names: list[str], most: int = 3) -> list[str]:
             by_fold.setdefault(_folded(name), []).append(name)
     if _folded(word) in by_fold:  # a look-alike slip: that name, and no weaker guesses beside it
         return by_fold[_folded(word)][:most]
+    padded = [name for fold, same in by_fold.items() if _unpadded(fold) == _unpadded(word) for name in same]
+    if padded:  # a leading zero dropped or added (G7 for G07): as sure a slip, named alone too
+        return padded[:most]
     near = difflib.get_close_matches(_folded(word), list(by_fold), n=most, cutoff=0.6)
     return [name for fold in near for name in by_fold[fold]][:most]
 
@@ -97,5 +110,5 @@ def with_a_look_alike(problem: Problem, data: Any, view_state: dict[str, Any], s
     value = value_at(data, problem.path)
     if not isinstance(value, str):
         return problem
-    meant = [name for name in _known_names(None, view_state, side) if name != value and _folded(name) == _folded(value)]
+    meant = [name for name in _known_names(None, view_state, side) if name != value and _unpadded(name) == _unpadded(value)]
     return problem.replaced(message=_asked(problem.message, meant)) if meant else problem

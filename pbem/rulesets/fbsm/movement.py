@@ -24,9 +24,9 @@ from . import victory
 def walk(board: Board, uid: str, path: list[str], exit_: bool) -> tuple[Problem | None, int]:
     """Check one unit's move on the board; (problem or None, half-MP spent). Path index in `path`."""
     cfg = board.cfg
-    counter = cfg.counters[uid]
-    if uid not in board.own:
+    if uid not in board.own:  # (before the counter lookup: an id no counter has is a player's typo, not a crash)
         return Problem(f"{uid} is not one of your units", path=("move",), section="9.1"), 0
+    counter = cfg.counters[uid]
     if not board.on_map(uid):
         return Problem(f"{uid} is not on the map", path=("move",), section="9.1"), 0
     if counter.kind != "infantry":

@@ -1,0 +1,70 @@
+"""The rules' messages a newcomer's hand-written toc and fbsm orders found wanting (issue: newcomer 3).
+
+1. a unit id with a leading zero dropped or added (G7 for G07) is answered with that id first;
+   an fbsm move of an id no counter has is refused, not a crash;
+2. toc: an order of the wrong kind for the phase says what is legal now and where it goes; a
+   stack that did not begin together says where each began; a bombardment of an empty hex names
+   the enemy hexes in range the side can see;
+3. toc's picture says whose victory points, and of what;
+4. a schema refusal of a unit id says its form in words, a guess first;
+5. fbsm set-up refusals list what is legal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem.core.cases import situation
+from pbem.core.errors import Problem
+from tests.test_cli_lifecycle import run
+
+REPO = Path(__file__).resolve().parent.parent
+FBSM_GAME = REPO / "samples" / "fbsm" / "game"
+
+
+def orders_file(tmp_path: Path, view: Path, orders: str, name: str = "o.yaml") -> Path:
+    """An orders file for the side and seq `view` awaits (`pbem orders` made), with `orders` as its list."""
+    made = run("orders", view)
+    assert made.rc == 0, made.err
+    header = [line for line in made.out.splitlines() if not line.startswith("#") and not line.startswith("orders")]
+    path = tmp_path / name
+    path.write_text("\n".join(header) + "\norders:\n" + orders, encoding="utf-8")
+    return path
+
+
+def validate(case: dict[str, Any], side: str, orders: list[Any]) -> list[Problem]:
+    rules, state = situation(case, REPO)
+    return list(rules.validate(rules.view(state, side), side, orders))
+
+
+# --- 1. a leading zero ----------------------------------------------------------------------------------------
+
+
+def test_a_dropped_or_added_leading_zero_is_the_one_guess() -> None:
+    from pbem.core.guesses import close_names
+
+    names = ["G97", "G87", "G79", "G07", "G70"]
+    assert close_names("G7", names) == ["G07"]  # was G97, G87, G79: difflib's ties, highest first
+    assert close_names("G007", names) == ["G07"]
+    assert close_names("US1", ["US01", "US11", "US10", "HW01"]) == ["US01"]
+    assert close_names("GO7", names) == ["G07"]  # a look-alike letter and no zero dropped
+    assert close_names("G8", ["G87", "G98"]) != []  # no zero to restore: difflib still guesses
+
+
+def test_an_fbsm_move_of_an_unknown_id_is_refused_with_the_id_meant(tmp_path: Path) -> None:
+    view = FBSM_GAME / "turns" / "0003" / "german.yaml"
+    result = run("check", view, orders_file(tmp_path, view, '  - {move: G7, path: ["4130"]}\n'))
+    assert result.rc == 1 and "Traceback" not in result.err, result.err  # was a KeyError
+    [line] = [line for line in result.out.splitlines() if "G7 is not" in line]
+    assert "G7 is not one of your units: did you mean G07? (rule 9.1)" in line, line
+
+
+def test_a_schema_refusal_of_an_unpadded_id_names_the_padded_one() -> None:
+    from pbem.core.guesses import with_a_look_alike
+
+    view = {"units": {"G07": {"side": "german"}, "U07": {"side": "us"}}}
+    problem = Problem('"g7" does not have the expected form', path=("orders", 0, "move"))
+    said = with_a_look_alike(problem, {"orders": [{"move": "g7"}]}, view, "german")
+    assert said.message.endswith(": did you mean G07?"), said
+    assert "U07" not in with_a_look_alike(problem, {"orders": [{"move": "u7"}]}, view, "german").message  # not ours
