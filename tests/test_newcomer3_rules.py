@@ -68,3 +68,38 @@ def test_a_schema_refusal_of_an_unpadded_id_names_the_padded_one() -> None:
     said = with_a_look_alike(problem, {"orders": [{"move": "g7"}]}, view, "german")
     assert said.message.endswith(": did you mean G07?"), said
     assert "U07" not in with_a_look_alike(problem, {"orders": [{"move": "u7"}]}, view, "german").message  # not ours
+
+
+# --- 2. toc: what the phase takes, where each unit began, what may be bombarded -------------------------------
+
+TOC_FRONT = {"B-FA27": {"hex": "3108"}, "B-RF": {"hex": "3107"}, "G-IR8": {"hex": "3106"}}
+
+
+def toc_case(phase: str, units: dict[str, Any], **state: Any) -> dict[str, Any]:
+    return {"scenario": "samples/toc/scenario.yaml", "state": {"phase": phase, "turn": 3, "units": units, **state}}
+
+
+def test_a_bombardment_in_the_british_movement_phase_says_where_it_goes() -> None:
+    [problem] = validate(toc_case("british-first", TOC_FRONT), "british", [{"bombard": "3106", "with": ["B-FA27"]}])
+    assert problem.section == "5.2" and problem.path == ("bombard",), problem  # was "this is a movement phase"
+    assert problem.message == "a bombard order is not allowed in british-first, a movement phase (sequence move-fight)"
+    assert problem.legal == ("sequence (first), move, top, next_phase (last), concede; a bombard order goes in the "
+                             "last order, {next_phase: [...]}, for british-second, or name {sequence: fight-move} or "
+                             "{sequence: fight-fight} as the first order to make this a combat phase (5.3)")
+    for legal in ([{"sequence": "fight-move"}, {"bombard": "3106", "with": ["B-FA27"]}],  # each way it names is legal
+                  [{"next_phase": [{"bombard": "3106", "with": ["B-FA27"]}]}]):
+        assert validate(toc_case("british-first", TOC_FRONT), "british", legal) == []
+
+
+def test_a_move_carried_into_a_combat_phase_is_told_the_sequence_stands() -> None:
+    orders = [{"sequence": "fight-fight"}, {"bombard": "3106", "with": ["B-FA27"]}]
+    [problem] = validate(toc_case("british-second", TOC_FRONT, sequence="fight-fight"), "british",
+                         [{"move": ["B-RF"], "path": ["3007"]}])
+    assert problem.legal == ("bombard, melee, concede; the British sequence named for this player turn stands to its "
+                             "end (5.3): no movement phase is left"), problem
+    assert validate(toc_case("british-first", TOC_FRONT), "british", orders) == []  # the control
+    [carried] = validate(toc_case("british-first", TOC_FRONT), "british",
+                         [{"sequence": "move-move"}, {"next_phase": [{"melee": "3106", "with": ["B-RF"]}]}])
+    assert carried.path == ("next_phase", 0, "melee") and carried.message.startswith(
+        "british-second, the next phase, is a movement phase (sequence move-move)"), carried
+    assert carried.legal is not None and carried.legal.startswith("move, top; "), carried

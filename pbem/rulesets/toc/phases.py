@@ -17,7 +17,7 @@ from pbem.core.ruleset import Decisions, Resolution, State, Submission
 from pbem.rulesets.kit.phases import conceding, concession_events, handler_for
 from pbem.rulesets.kit.plain import copy_plain
 
-from . import combat, movement, sequence, stacking, victory
+from . import combat, misplaced, movement, sequence, stacking, victory
 from .board import Board
 from .context import Context
 from .movement import Plan
@@ -46,6 +46,12 @@ CHECKS: dict[str, Check] = {"movement": _check_movement, "combat": _check_combat
 RESOLVERS: dict[str, Resolve] = {"movement": _resolve_movement, "combat": combat.resolve}
 
 
+def _misplaced_tag(kind: str, order: Any) -> str | None:
+    """The order's kind if it belongs to the other kind of phase than `kind` (5.2), else None."""
+    wrong = misplaced.COMBAT_KINDS if kind == "movement" else misplaced.MOVEMENT_KINDS
+    return next((tag for tag in wrong if tag in order), None)
+
+
 def validate(ctx: Context, view: State, side: str, orders: list[Any]) -> list[Problem]:
     """Every rule the orders break, judged from the side's view alone (`Toc.validate`)."""
     phase = view["phase"]
@@ -70,10 +76,10 @@ def validate(ctx: Context, view: State, side: str, orders: list[Any]) -> list[Pr
     later = orders[-1]["next_phase"] if orders and "next_phase" in orders[-1] else None
     current = orders[:-1] if later is not None else orders
     for index, order in enumerate(current):
-        if kind == "movement" and ("bombard" in order or "melee" in order):
-            problems.append(Problem("this is a movement phase", order=index, section="5.2"))
-        if kind == "combat" and ("move" in order or "top" in order):
-            problems.append(Problem("this is a combat phase", order=index, section="5.2"))
+        tag = _misplaced_tag(kind, order)
+        if tag is not None:
+            message, legal = misplaced.refusal(phase, chosen, tag)
+            problems.append(Problem(message, order=index, path=(tag,), section="5.2", legal=legal))
     if later is not None and (kind != "movement" or phase not in NEXT_OF):
         problems.append(Problem("only a movement phase may carry the orders of the next phase (a combat's "
                                 "results must be known first)", order=len(orders) - 1, section="5.2"))
@@ -93,12 +99,11 @@ def validate(ctx: Context, view: State, side: str, orders: list[Any]) -> list[Pr
     next_kind = sequence.kind(following, chosen)
     after = movement.after_phase(board, plan, following)
     for index, order in enumerate(later):
-        if next_kind == "movement" and ("bombard" in order or "melee" in order):
-            found.append(Problem("the next phase is a movement phase", order=len(orders) - 1,
-                                 path=("next_phase", index), section="5.2"))
-        if next_kind == "combat" and ("move" in order or "top" in order):
-            found.append(Problem("the next phase is a combat phase", order=len(orders) - 1,
-                                 path=("next_phase", index), section="5.2"))
+        tag = _misplaced_tag(next_kind, order)
+        if tag is not None:
+            message, legal = misplaced.refusal(following, chosen, tag, carried=True)
+            found.append(Problem(message, order=len(orders) - 1, path=("next_phase", index, tag), section="5.2",
+                                 legal=legal))
     if found:
         return found
     inner, _ = handler_for(CHECKS, next_kind)(after, later)
