@@ -103,3 +103,39 @@ def test_a_move_carried_into_a_combat_phase_is_told_the_sequence_stands() -> Non
     assert carried.path == ("next_phase", 0, "melee") and carried.message.startswith(
         "british-second, the next phase, is a movement phase (sequence move-move)"), carried
     assert carried.legal is not None and carried.legal.startswith("move, top; "), carried
+
+
+def test_a_stack_that_did_not_begin_together_is_told_where_each_began() -> None:
+    case = toc_case("german-movement", {"G-IR8": {"hex": "1403"}, "G-FA18": {"hex": "1404"}, "B-WK": {"hex": "3122"}})
+    [problem] = validate(case, "german", [{"move": ["G-IR8"], "path": ["1404"]},
+                                          {"move": ["G-IR8", "G-FA18"], "path": ["1405"]}])
+    assert problem.section == "9.5" and problem.order == 1, problem
+    assert problem.message.endswith(": G-IR8 began in 1403; G-FA18 began in 1404"), problem
+    assert problem.legal == "one move order for each of [G-IR8], [G-FA18]", problem
+    assert validate(case, "german", [{"move": ["G-IR8"], "path": ["1404", "1405"]},  # what it names, done
+                                     {"move": ["G-FA18"], "path": ["1405"]}]) == []
+
+
+BOMBARD_FRONT = {"G-FA18": {"hex": "3104"}, "G-IR8": {"hex": "3105"}, "B-RF": {"hex": "3106"},
+                 "B-N": {"hex": "3106"}, "B-WK": {"hex": "3122"}}
+
+
+def test_a_bombardment_of_an_empty_hex_names_the_enemy_hexes_in_range() -> None:
+    [problem] = validate(toc_case("german-combat", BOMBARD_FRONT), "german", [{"bombard": "3107", "with": ["G-FA18"]}])
+    assert problem.section == "10.1" and problem.legal == "3106 (by G-FA18)", problem  # 3122 is out of its range
+    assert validate(toc_case("german-combat", BOMBARD_FRONT), "german", [{"bombard": "3106", "with": ["G-FA18"]}]) == []
+    far = {uid: unit for uid, unit in BOMBARD_FRONT.items() if uid != "B-RF" and uid != "B-N"}
+    [none] = validate(toc_case("german-combat", far), "german", [{"bombard": "3107", "with": ["G-FA18"]}])
+    assert none.legal is not None and none.legal.startswith("none: "), none
+
+
+def test_the_bombardment_targets_named_never_tell_what_the_view_hides() -> None:
+    """B-N under B-RF is hidden from the German side (6.6): another unit there changes no byte of the refusal."""
+    said = []
+    for hidden in ("B-N", "B-SF"):
+        units = {hidden: {"hex": "3106"}, **{k: v for k, v in BOMBARD_FRONT.items() if k != "B-N"}}  # B-RF on top
+        rules, state = situation(toc_case("german-combat", units), REPO)
+        view = rules.view(state, "german")
+        assert hidden not in str(view), hidden  # the view hides it ...
+        said.append(rules.validate(view, "german", [{"bombard": "3107", "with": ["G-FA18"]}]))
+    assert said[0] == said[1] and "B-N" not in str(said[0][0]) and "B-RF" not in str(said[0][0]), said

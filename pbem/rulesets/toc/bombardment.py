@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
+from pbem.core.listing import capped
 from pbem.core.ruleset import Decisions, State
 from pbem.rulesets.kit.stacks import stack
 
@@ -69,6 +70,14 @@ def _may_bombard(board: Board, target: str, used: set[str]) -> list[str]:
                   and ctx.hexes.distance(str(board.hex_of(uid)), target) <= ctx.counters[uid].range)
 
 
+def _targets(board: Board, used: set[str], targets: set[str]) -> str:
+    """10.1-10.2, 10.5: the enemy hexes this side sees within range of its artillery free to fire, with that
+    artillery (its own view's enemy hexes only: nothing hidden is named)."""
+    reach = {hex_id: _may_bombard(board, hex_id, used) for hex_id in sorted(board.enemy) if hex_id not in targets}
+    named = [f"{hex_id} (by {' or '.join(units)})" for hex_id, units in reach.items() if units]
+    return capped(named, 12) if named else "none: no enemy hex you see is within range of your artillery free to fire"
+
+
 def check(board: Board, order: dict[str, Any], index: int, used: set[str], targets: set[str]) -> tuple[list[Problem], Fire | None]:
     ctx = board.ctx
     found: list[Problem] = []
@@ -78,7 +87,7 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
 
     target = order["bombard"]
     if not ctx.hexes.on_map(target) or not board.enemy_at(target):
-        problem(f"{target} holds no enemy unit to bombard", "10.1", ("bombard",))
+        problem(f"{target} holds no enemy unit to bombard", "10.1", ("bombard",), legal=_targets(board, used, targets))
         return found, None
     if target in targets:
         problem(f"{target} is already bombarded this phase", "10.5", ("bombard",))

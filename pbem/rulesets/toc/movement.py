@@ -408,10 +408,21 @@ def _6_5_one_corps(move: Move) -> list[Problem]:
     return []
 
 
+def _began(parent: str) -> str:
+    """Where a parent stack (`parent_of`) began the phase, in words."""
+    where, _, hex_id = parent.partition(":")
+    return f"in {hex_id}" if where == "map" else f"off the map, entering by {hex_id}"
+
+
 def _9_5_one_parent_stack(move: Move) -> list[Problem]:
     if len(move.parents) > 1:
-        return [move.problem("only units that began the phase in the same hex may move as a stack", "9.5",
-                             ("move",))]
+        by_parent: dict[str, list[str]] = {}
+        for uid in move.units:
+            by_parent.setdefault(parent_of(move.board, move.plan, uid, move.path), []).append(uid)
+        began = "; ".join(f"{', '.join(units)} began {_began(parent)}" for parent, units in by_parent.items())
+        orders = ", ".join(f"[{', '.join(units)}]" for units in by_parent.values())
+        return [move.problem(f"only units that began the phase in the same hex may move as a stack: {began}", "9.5",
+                             ("move",), legal=f"one move order for each of {orders}")]
     return []
 
 
