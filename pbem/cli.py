@@ -301,10 +301,10 @@ def _keep_in_ledger(args: argparse.Namespace, path: str) -> api.Ledger | None:
 
 
 def _refuse_rewound(args: argparse.Namespace, ledger: api.Ledger | None, game_id: str, side: str, seq: int, ack: str,
-                    built_on: str) -> None:
+                    built_on: str, on_a_view: bool = True) -> None:
     """Orders for `seq` acking `ack`: refused when the ledger holds the side's view `seq` or later."""
     ledgers = [ledger] if ledger is not None else api.ledgers_holding(game_id, ack, args.ledger)
-    api.refuse_rewound_in(ledgers, side, seq, ack, built_on)
+    api.refuse_rewound_in(ledgers, side, seq, ack, built_on, on_a_view)
 
 
 def _refuse_rewound_orders(args: argparse.Namespace, data: bytes, path: str) -> None:
@@ -313,7 +313,8 @@ def _refuse_rewound_orders(args: argparse.Namespace, data: bytes, path: str) -> 
     if len(fields) == 4 and all(isinstance(value, str) for value in fields[:2] + fields[3:]) \
             and isinstance(fields[2], int) and not isinstance(fields[2], bool):
         if api.GAME_ID.fullmatch(str(fields[0])):
-            _refuse_rewound(args, None, str(fields[0]), str(fields[1]), int(fields[2]), str(fields[3]), path)
+            _refuse_rewound(args, None, str(fields[0]), str(fields[1]), int(fields[2]), str(fields[3]), path,
+                            on_a_view=False)
 
 
 def _report(findings: Sequence[object], ok_message: str) -> int:
@@ -321,16 +322,26 @@ def _report(findings: Sequence[object], ok_message: str) -> int:
     for item in findings:
         print(item)
     if findings:
-        print(f"{len(findings)} problem(s)", file=sys.stderr)
+        print(f"{len(findings)} problem(s)")  # after the list, on its stream: a pipe keeps the order
         return 1
     print(ok_message)
     return 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from .core.players import check_arguments_problem, newer_view_problem
+
+    misplaced = check_arguments_problem(args.view, args.orders)  # before anything reads a file as a view
+    if misplaced is not None:
+        raise UsageError(misplaced)
     _from_referee(args.view, args.game, "view")
-    _keep_in_ledger(args, args.view)
+    ledger = _keep_in_ledger(args, args.view)
     view = api.read_view(args.view)
+    ledgers = [ledger] if ledger is not None else api.ledgers_holding(str(view.doc["game"]), view.ack,
+                                                                      args.ledger)
+    superseded = newer_view_problem(ledgers, view)
+    if superseded is not None:  # the one cause: what a check against an old view says would mislead
+        return _report([superseded], "")
     found = api.check_orders(view, args.orders)
     if found and found[0].path == ("side",):
         found = [_point_at_the_view(found[0], Path(args.view), str(view.doc["side"]), Path(args.orders)), *found[1:]]
@@ -394,9 +405,8 @@ def cmd_decide(args: argparse.Namespace) -> int:
                                      f"{_whose(owner, game)}", file=str(path), legal=f"{request['side']}'s key"))
     reply = api.reply_document(request, data, api.answer_from_text(request, args.answer, rules), rules)
     text = yamlio.dump(reply).encode("utf-8")
-    out = Path(args.out) if args.out else path.with_name(path.name.replace("request", "reply"))
-    if out == path:
-        out = path.with_name("reply-" + path.name)
+    # Every seq numbers its requests from 0, so the seq is in the name: replies of two seqs never share one.
+    out = Path(args.out) if args.out else path.with_name(f"reply-{request['seq']:04d}-{request['index']:03d}.yaml")
     out.write_bytes(text)
     signature = api.signing.sign(text, key, api.signing.namespace("orders", request["game"]))
     out.with_name(out.name + ".sig").write_text(signature, encoding="utf-8")
@@ -640,8 +650,8 @@ def _args_decide(p: argparse.ArgumentParser) -> None:
     p.add_argument("--answer", help="the option's number, its name, or the option itself in YAML (without "
                    "--answer: list the options with their numbers and names)")
     p.add_argument("--key", help="your private key, which signs the reply (needed with --answer)")
-    p.add_argument("--out", metavar="FILE", help="where to write the reply (default: the request's name with "
-                   "'reply'); its signature goes beside it")
+    p.add_argument("--out", metavar="FILE", help="where to write the reply (default: reply-SEQ-INDEX.yaml beside "
+                   "the request, as reply-0006-000.yaml); its signature goes beside it")
     p.add_argument("--game", help=GAME_CHECK_HELP + " and that the key is the side's the request asks")
     p.add_argument("--ledger", metavar="DIR", help=LEDGER_HELP)
 

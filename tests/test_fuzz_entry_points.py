@@ -553,7 +553,7 @@ def test_decide_hostile_requests(worlds: Callable[[str], World], tmp_path: Path)
         request.write_bytes(data)
         call = pbem("decide", request, "--answer", "stand", "--key", key)
         if call.rc == 0:  # the shape survived the damage (absurd numbers): a reply, nothing worse
-            assert (folder / "reply-000.yaml").is_file()
+            assert len(list(folder.glob("reply-*.yaml"))) == 1  # reply-SEQ-INDEX.yaml
         request.with_name("request-000.yaml.sig").write_text(sign_as(world.referee, data, world.game_id, "turn"))
         pbem("decide", request, "--answer", "stand", "--key", key, "--game", world.root / "game.yaml")
         refused("decide", request, "--answer", "[[[[[[", "--key", key)
@@ -643,4 +643,4 @@ def test_a_request_like_the_referees_is_answered(worlds: Callable[[str], World],
     request.write_bytes(request_like(world))
     call = pbem("decide", request, "--answer", "stand", "--key", world.workdir / "keys" / "red")
     assert call.rc == 0, call
-    assert (tmp_path / "reply-000.yaml").is_file()
+    assert (tmp_path / "reply-0002-000.yaml").is_file()  # the seq in the name

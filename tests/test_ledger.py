@@ -170,12 +170,14 @@ def test_a_rewound_turn_is_refused_and_both_views_are_reported(tmp_path: Path) -
     # "please resend your orders for seq 1": red's tools refuse to build or sign them on view 0
     refused = run("orders", view0, "--game", play.game_file, "--ledger", base)
     assert refused.rc == 2, refused.text
-    assert "refusing orders for seq 1" in refused.err and str(view0) in refused.err
+    assert f"{view0}: this is not your latest view (view 1 is, at " in refused.err  # the usual cause first
+    assert "Refusing orders for seq 1" in refused.err
     assert "view 1" in refused.err and "view-0001-red-" in refused.err and "rewound" in refused.err
     resend = play.folder("red") / "resend.yaml"
     resend.write_bytes(play_orders_on(view0))
     refused = run("sign", resend, "--key", play.work / "keys" / "red", "--ledger", base)
-    assert refused.rc == 2 and "refusing orders for seq 1" in refused.err, refused.text
+    assert refused.rc == 2 and "Refusing orders for seq 1" in refused.err, refused.text
+    assert "these orders are built on view 0 of red, which is not your latest view" in refused.err, refused.text
     assert not Path(str(resend) + ".sig").exists()
     # orders for seq 2 on the (latest) view 1 are still made and signed
     assert run("orders", new_view, "--game", play.game_file, "--ledger", base).rc == 0

@@ -70,7 +70,8 @@ def test_orders_checked_against_the_other_sides_view_get_one_cause_and_the_view_
     assert run("check", TOC_GAME / "turns" / "0002" / "german.yaml", orders).rc == 0  # the control
     result = run("check", TOC_GAME / "turns" / "0002" / "british.yaml", orders)
     assert result.rc == 1
-    [line] = result.out.splitlines()  # side, phase, awaited and ack were three errors of one cause
+    line, count = result.out.splitlines()  # side, phase, awaited and ack were three errors of one cause
+    assert count == "1 problem(s)"
     assert "these orders are for side 'german' but the view is british's: check them against german's view" in line
     assert f"legal: german's view, {TOC_GAME / 'turns' / '0002' / 'german.yaml'}" in line, line
 
@@ -79,7 +80,7 @@ def test_the_other_sides_view_is_named_only_where_it_is(tmp_path: Path) -> None:
     view = tmp_path / "british.yaml"
     view.write_bytes((TOC_GAME / "turns" / "0002" / "british.yaml").read_bytes())
     result = run("check", view, TOC_GAME / "orders" / "0003" / "german-0001.yaml")
-    assert result.rc == 1 and result.out.rstrip().endswith("legal: german's view"), result.out
+    assert result.rc == 1 and result.out.splitlines()[0].endswith("legal: german's view"), result.out
 
 
 # --- 4. a mistyped unit id ----------------------------------------------------------------------------------

@@ -140,7 +140,8 @@ def resign(path: Path, doc: dict[str, Any], referee: signing.SigningKey) -> None
 
 
 def findings(result: Run) -> list[str]:
-    return [line for line in result.out.splitlines() if line.strip()]
+    """The problems printed, without the count that follows them."""
+    return [line for line in result.out.splitlines() if line.strip() and not line.endswith(" problem(s)")]
 
 
 # --- an honest game verifies, under both versions ----------------------------------------------------------

@@ -16,6 +16,8 @@ from .views import initial_view
 from .schemafiles import load_schema, scenario_schema
 
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
+GAME_ID_RULE = ("a game id is 3 to 64 characters: lowercase letters, digits and hyphens, starting with a letter "
+                "or digit")
 PROTOCOL_VERSION = 2  # every new game; a version 1 archive still audits under version 1
 DEFAULT_CHAIN_LENGTH = chance.DEFAULT_CHAIN_LENGTH
 WARN_FRACTION_PERCENT = 90
@@ -168,7 +170,7 @@ def new_game(scenario_path: Path | str, game_id: str, referee_key: signing.Signi
     game.yaml is the commit point: a directory without it is an unfinished `new` and is started over.
     """
     if not GAME_ID.fullmatch(game_id):
-        raise PbemError(f"game id {game_id!r} must match [a-z0-9][a-z0-9-]{{2,63}} (docs/protocol.md §3)")
+        raise PbemError(f"game id {game_id!r}: {GAME_ID_RULE} (docs/protocol.md §3)")
     archive = Archive(game_dir)
     if archive.exists():
         raise ArchiveError(f"{game_dir} already holds a game; pick an empty directory")

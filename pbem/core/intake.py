@@ -47,11 +47,15 @@ class Receipt(NamedTuple):
     still_awaited: tuple[str, ...]
     replaces: str | None = None  # the side's earlier file for this seq that no longer counts
     signed: str | None = None  # the referee-signed receipt file beside `rel` (version 2), for the sender
+    again: bool = False  # the file that counts, sent again: nothing stored, its earlier receipt given back
 
     def __str__(self) -> str:
         """What the sender is told. Whether the other sides have sent anything is not theirs to know."""
         replaced = f" (replaces {self.replaces}, which no longer counts)" if self.replaces else ""
         receipt = f"; signed receipt {self.signed}" if self.signed else ""
+        if self.again:
+            return (f"already received as {self.rel} (the same receipt): {self.kind} of {self.side} for seq "
+                    f"{self.seq}, {self.hash}{receipt}")
         return f"accepted {self.kind} of {self.side} for seq {self.seq}: {self.rel} {self.hash}{replaced}{receipt}"
 
     def for_referee(self) -> str:
@@ -197,7 +201,7 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
             archive.write_signed_rel(rel, data, candidate.signature)
     have = {side for side, _, _ in archive.orders_files(expect.seq)} | {signer}
     return Receipt(signer, "orders", expect.seq, rel, chance.file_hash(data),
-                   tuple(side for side in expect.awaiting if side not in have), replaces, signed)
+                   tuple(side for side in expect.awaiting if side not in have), replaces, signed, again=bool(same))
 
 
 def _after_its_turn(game: Game, archive: Archive, doc: yamlio.Document, data: bytes, signer: str, awaited: int,
@@ -274,7 +278,7 @@ def _accept_reply(game: Game, position: Position, doc: yamlio.Document, data: by
         # The same reply again (the same mail twice, or the same answer in other bytes): stored once,
         # and the sender gets the receipt of the file that holds it.
         return Receipt(signer, "decision-reply", seq, counting, chance.file_hash(archive.read(counting)), (), None,
-                       archive.receipt_of(counting))
+                       archive.receipt_of(counting), again=True)
     _refuse_late(doc, referee.received, request_doc.get("deadline"), "this reply", request_doc["section"])
     if len(earlier) >= MAX_SUBMISSIONS_PER_SIDE:
         raise OrdersError(doc.problem(f"decision {index} has had {MAX_SUBMISSIONS_PER_SIDE} replies already; "

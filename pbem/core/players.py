@@ -87,8 +87,11 @@ def orders_template(view: ViewFile) -> str:
     expect = view.expectation()
     ruleset = view.ruleset
     lines = [f"# Orders of {expect.side} for seq {expect.seq}, phase {expect.phase!r} ({ruleset.title}).",
-             "# Check with: pbem check VIEW.yaml THIS.yaml   Sign with: ssh-keygen -Y sign -f KEY "
+             "# Check with: pbem check VIEW.yaml THIS.yaml --game game.yaml   Sign with: ssh-keygen -Y sign -f KEY "
              f"-n {signing.namespace('orders', expect.game)} THIS.yaml"]
+    deadline = view.doc["next"].get("deadline")
+    if deadline is not None:
+        lines.append(f"# Deadline: {deadline} (UTC): orders that arrive later do not count (docs/protocol.md §10).")
     if expect.side not in expect.awaiting:
         lines.append(f"# NOTE: {expect.side} gives no orders in this phase (awaiting: {', '.join(expect.awaiting)}); "
                      "send orders: [] with a standing: block only to change standing answers.")
@@ -223,27 +226,91 @@ def bot_orders_file(game_dir: Path, side: str, key: signing.SigningKey, out: Pat
 # --- the ledger's guard against a rewound turn (docs/protocol.md §4a, docs/ledger.md) -----------------
 
 
-def refuse_rewound(ledger: Ledger, side: str, seq: int, ack: str, built_on: str) -> None:
+def refuse_rewound(ledger: Ledger, side: str, seq: int, ack: str, built_on: str, on_a_view: bool = True) -> None:
     """Refuse orders for `seq` acking `ack` when the ledger holds `side`'s view `seq` or later.
 
-    The referee has then adjudicated `seq` already; being asked for orders for it again means the
-    turn was rewound, and the two views of it the player may end up holding are a signed proof.
+    The usual cause is a player who picked an older view file than the newest one received; the
+    rarer one a referee asking for orders of an adjudication it already made (a rewound turn, whose
+    two views of one seq are a signed proof). `built_on` is the view (`on_a_view`) or the orders file.
     """
     later = [held for held in ledger.views(side) if held.seq >= seq]
     if not later:
         return
     newest = max(later, key=lambda held: held.seq)
     acked = ledger.find(ack)
-    what = f"view {seq - 1} of {side}" if seq > 1 else "game.yaml"
+    what = f"view {seq - 1} of {side}"  # view 0 acks game.yaml, whose hash is what such orders name
     if acked is not None and acked.kind == "view":
         what = f"view {acked.seq} of {side}"
+    latest = f"view {newest.seq} is, at {newest.path}"
+    first = (f"this is not your latest view ({latest})" if on_a_view
+             else f"these orders are built on {what}, which is not your latest view ({latest})")
     raise PbemError(Problem(
-        f"refusing orders for seq {seq} built on {what} ({ack}): your ledger already holds {side}'s view "
-        f"{newest.seq} ({newest.path}, {newest.hash}), so seq {seq} was adjudicated before. A referee asking for "
-        f"these orders again has rewound the turn: keep both views (pbem verify-view reports them as a signed "
-        f"proof) and build orders only on your latest view", file=built_on, section="docs/protocol.md §4a"))
+        f"{first}: build your orders on it. Refusing orders for seq {seq} built on {what} ({ack}): your ledger "
+        f"holds {side}'s view {newest.seq} ({newest.hash}), so seq {seq} was adjudicated already. Only if the "
+        f"referee really asked you for orders for seq {seq} again has it rewound the turn: then keep both views "
+        f"(pbem verify-view reports them as a signed proof)", file=built_on, section="docs/protocol.md §4a",
+        legal=f"orders for seq {newest.seq + 1}, built on view {newest.seq} of {side}"))
 
 
-def refuse_rewound_in(ledgers: Sequence[Ledger], side: str, seq: int, ack: str, built_on: str) -> None:
+def newer_view_problem(ledgers: Sequence[Ledger], view: ViewFile) -> Problem | None:
+    """`view` checked while a ledger holds a later view of its side: that is the one cause to tell, and the view to use.
+
+    Checked against a superseded view, orders would draw advice (an old seq, phase and ack) that
+    makes them wrong for the turn the game actually awaits.
+    """
+    side, seq = str(view.doc["side"]), int(view.doc["seq"])
+    later = [held for ledger in ledgers for held in ledger.views(side) if held.seq > seq]
+    if not later:
+        return None
+    newest = max(later, key=lambda held: held.seq)
+    return Problem(f"{view.path} is not your latest view: your ledger holds view {newest.seq} of {side} "
+                   f"({newest.path}); check against that one", section="docs/protocol.md §4a",
+                   legal=f"pbem check {newest.path} ORDERS")
+
+
+# --- which file is which: `pbem check VIEW ORDERS` given its files in another order -----------------------
+
+
+def _kind_of(path: Path | str) -> tuple[yamlio.Document, str] | None:
+    """A file's document and its `kind:`, when it reads as a mapping with a kind (else None: the checks say why)."""
+    try:
+        doc = yamlio.load_bytes(yamlio.read_file(path), str(path))
+    except PbemError:
+        return None
+    kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+    return (doc, kind) if isinstance(kind, str) else None
+
+
+def _a_kind(kind: str) -> str:
+    return f"an {kind}" if kind[:1] in "aeiou" else f"a {kind}"
+
+
+def check_arguments_problem(view_path: Path | str, orders_path: Path | str) -> Problem | None:
+    """The one cause when `pbem check`'s files are not a view then orders (swapped, or game.yaml for the view)."""
+    view_name, orders_name = Path(view_path).name, Path(orders_path).name
+    given, meant = _kind_of(view_path), _kind_of(orders_path)
+    if given is not None and given[1] != "view":
+        doc, kind = given
+        if kind == "game":
+            side = meant[0].data.get("side") if meant is not None and meant[1] == "orders" else None
+            first = f"views/0000/{side if isinstance(side, str) else '<side>'}.yaml"
+            return doc.problem(f"{view_name} is the game file; for your first orders check against {first} (the "
+                               f"view 0 the referee sent you), and give {view_name} as --game", ("kind",),
+                               section="docs/cli.md", legal=f"pbem check {first} {orders_name} --game {view_name}")
+        swapped = meant is not None and meant[1] == "view"
+        return doc.problem(f"the first argument must be your view (kind: view); {view_name} is {_a_kind(kind)} file"
+                           + (": give the view first, then the orders" if swapped else ""), ("kind",),
+                           section="docs/cli.md",
+                           legal=f"pbem check {orders_path} {view_path}" if swapped else "pbem check VIEW ORDERS")
+    if meant is not None and meant[1] != "orders":
+        doc, kind = meant
+        return doc.problem(f"the second argument must be your orders file (kind: orders); {orders_name} is "
+                           f"{_a_kind(kind)} file: give the view first, then the orders", ("kind",),
+                           section="docs/cli.md", legal=f"pbem check {view_path} ORDERS")
+    return None
+
+
+def refuse_rewound_in(ledgers: Sequence[Ledger], side: str, seq: int, ack: str, built_on: str,
+                      on_a_view: bool = True) -> None:
     for ledger in ledgers:
-        refuse_rewound(ledger, side, seq, ack, built_on)
+        refuse_rewound(ledger, side, seq, ack, built_on, on_a_view)

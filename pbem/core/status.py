@@ -37,6 +37,8 @@ def status(game_dir: Path | str, *, public: bool = False) -> str:
         pointer = result_pointer(result, position.seq)
         return "\n".join(lines + ([f"  {pointer}"] if pointer else []))
     lines.append(f"next: seq {position.next_seq}, phase {position.rules.phase(position.state)!r}")
+    if position.deadline is not None:  # every side's view states it, so the public report says it too
+        lines.append(f"deadline for these orders: {position.deadline} (UTC)")
     if public:
         return "\n".join(lines + _public_sides(position))
     return "\n".join(lines + _referee_sides(position, Archive(game_dir)))

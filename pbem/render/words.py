@@ -44,6 +44,14 @@ def next_line(next_: Mapping[str, Any]) -> str:
     return f"Next: phase {next_.get('phase')}, orders awaited from {awaiting}"
 
 
+def deadline_line(next_: Mapping[str, Any]) -> str | None:
+    """When the orders of the next phase are due (docs/protocol.md §4a), as the view states it; None without one."""
+    deadline = next_.get("deadline")
+    if deadline is None or "result" in next_:
+        return None
+    return f"Deadline: {deadline} (UTC); orders that arrive later do not count (docs/protocol.md §10)"
+
+
 def _sentence(adapter: Adapter | None, event: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     said = adapter.sentence(event, view) if adapter else None
     return said or event_line(event)
@@ -82,7 +90,10 @@ def report(view: Mapping[str, Any], fmt: str = "text") -> str:
     section("What comes next")
     nxt = next_line(view.get("next") or {})
     lines.append(nxt if md else f"  {nxt}")
+    deadline = deadline_line(view.get("next") or {})
+    if deadline:
+        lines.append(f"\n{deadline}" if md else f"  {deadline}")
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["event_line", "next_line", "report"]
+__all__ = ["deadline_line", "event_line", "next_line", "report"]
