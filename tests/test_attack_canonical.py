@@ -39,7 +39,7 @@ from pbem.core.canonical_read import max_bytes, read_canonical
 from pbem.core.errors import YamlError
 from pbem.core.quickload import quick_load
 
-from .test_canonical_read import _reference_scalar_text, _same_with_types
+from .test_canonical_read import YAML11_WORDS, _reference_scalar_text, _same_with_types
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -246,7 +246,7 @@ edge_text = st.text(st.sampled_from(_EDGE_CHARACTERS + _ASCII_EDGES), min_size=1
 quoted_text = st.builds(lambda quote, inner, end: quote + inner + end, st.sampled_from(["'", '"', "`", "«", "“"]),
                         edge_text, st.sampled_from(["'", '"', "`", "»", "”", ""]))
 word_text = st.builds(lambda word, tail: word + tail,
-                      st.sampled_from(sorted(yamlio._YAML11_WORDS) + ["1:30", "0x1F", "1.5", "2026-11-27", "010",
+                      st.sampled_from(sorted(YAML11_WORDS) + ["1:30", "0x1F", "1.5", "2026-11-27", "010",
                                                                       "1_000", ".inf", "10.10", "sha256:", "-", "."]),
                       st.text(st.sampled_from(_EDGE_CHARACTERS + _ASCII_EDGES), max_size=3))
 

@@ -297,7 +297,7 @@ def test_plain_scalars_resolve_the_same_without_the_refusal_patterns_shortcut(te
     quick = _resolved(text)
     real = yamlio._surely_string
     try:
-        yamlio._surely_string = lambda _: False  # every pattern is asked
+        setattr(yamlio, "_surely_string", lambda _: False)  # every pattern is asked
         assert _resolved(text) == quick
     finally:
-        yamlio._surely_string = real
+        setattr(yamlio, "_surely_string", real)

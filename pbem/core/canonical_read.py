@@ -140,11 +140,14 @@ class _Reader:
         dash = " " * column + "- "
         inner = column + 2
         while True:
-            rest = lines[index][inner:]
-            if rest.startswith("- ") or _is_entry(rest):
-                value, index = self.node(index, inner, depth + 1)
+            line = lines[index]
+            value: Any
+            if line.startswith("- ", inner):  # checked before slicing: no copy of a deep line kept per level
+                value, index = self.items(index, inner, depth + 1)
+            elif _is_entry(line[inner:]):
+                value, index = self.entries(index, inner, depth + 1)
             else:
-                value = _scalar(rest)
+                value = _scalar(line[inner:])
                 index += 1
             found.append(value)
             if index >= len(lines) or not lines[index].startswith(dash):

@@ -726,6 +726,9 @@ class _Marks(Mapping[DocPath, Mark]):
     def __len__(self) -> int:
         return len(self.source.get(self.which))
 
+    def __repr__(self) -> str:  # the same in every process (no address), and finds nothing by itself
+        return f"<{('marks', 'key marks')[self.which]} of {self.source.file}, found on first use>"
+
 
 def _load_strictly(data: bytes, file: str) -> Document:
     """`load_bytes` by the strict builder, which keeps every node's position."""
@@ -1080,11 +1083,6 @@ def _scalar_text(text: str) -> str:
     if _plain_hash(text):
         return text  # not kept: a hash seldom comes back
     return _analyzed_scalar_text(text)
-
-
-# Words PyYAML's resolver (YAML 1.1) reads as no string: bools, nulls, the merge and value keys.
-_YAML11_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF "
-                          "null Null NULL ~ << =".split())
 
 
 def _simple_scalar_text(text: str) -> str | None:

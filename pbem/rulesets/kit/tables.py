@@ -15,7 +15,7 @@ import sys
 from functools import lru_cache
 from typing import Any, Mapping, NamedTuple
 
-from pbem.core import yamlio
+from pbem.core import canonical_read, scalar_style, yamlio
 
 
 def setup_with_tables(scenario: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,15 +62,17 @@ def packaged_yaml(package: str, name: str) -> Any:
 def _reader_key() -> str:
     """What decides what a packaged file reads to and how its copy is kept: pbem's version, PyYAML's
     (its package's source, which names it: read, not imported, so a command that finds every copy
-    kept does without PyYAML), yamlio's source and this module's."""
+    kept does without PyYAML), the sources of pbem's readers (yamlio, canonical_read, scalar_style)
+    and this module's."""
     import importlib.util
 
     from pbem import __version__
 
     pyyaml = importlib.util.find_spec("yaml")
     source = b""
-    # PyYAML's, the reader's, and the rules for writing a copy
-    for module_file in (pyyaml.origin if pyyaml else None, yamlio.__file__, __file__):
+    # PyYAML's, the readers', and the rules for writing a copy
+    for module_file in (pyyaml.origin if pyyaml else None, yamlio.__file__, canonical_read.__file__,
+                        scalar_style.__file__, __file__):
         if module_file is None:
             raise OSError("PyYAML is not installed")
         with open(module_file, "rb") as handle:
