@@ -139,3 +139,33 @@ def test_the_bombardment_targets_named_never_tell_what_the_view_hides() -> None:
         assert hidden not in str(view), hidden  # the view hides it ...
         said.append(rules.validate(view, "german", [{"bombard": "3107", "with": ["G-FA18"]}]))
     assert said[0] == said[1] and "B-N" not in str(said[0][0]) and "B-RF" not in str(said[0][0]), said
+
+
+# --- 3. toc's victory points, whose and of what ---------------------------------------------------------------
+
+TOC_GAME = REPO / "samples" / "toc" / "game"
+
+
+def test_the_toc_report_says_whose_victory_points_and_their_parts() -> None:
+    lines = {side: run("report", TOC_GAME / "turns" / "0025" / f"{side}.yaml").out.splitlines()
+             for side in ("german", "british")}
+    [said] = [line.strip() for line in lines["german"] if "victory points so far" in line]
+    assert said == ("German victory points so far: 2 (Bavai 1, dead pile 1, exits 0; 4.3): the dead pile counts 21, "
+                    "one VP per 20; 25 British unit(s) exited, the exits VP holds while 8 or fewer have; 2 win at "
+                    "the end of turn 14."), said  # was "Victory points so far: 2."
+    assert said in [line.strip() for line in lines["british"]]  # the same public tally in both views
+    early = run("report", TOC_GAME / "turns" / "0003" / "british.yaml").out
+    assert "German victory points so far: 1 (Bavai 0, dead pile 0, exits 1; 4.3)" in early, early
+
+
+def test_the_victory_line_reads_only_the_views_tally() -> None:
+    """The line is read from the view's public tally alone: the units and stacks the view shows change nothing."""
+    from pbem.core import yamlio
+    from pbem.core.ruleset import bind, get
+
+    view = yamlio.load_file(TOC_GAME / "turns" / "0025" / "german.yaml").data
+    adapter = bind(get("toc"), view["state"]["setup"]).picture()
+    assert adapter is not None
+    line = adapter.victory_points(view["state"])
+    assert line is not None and line.startswith("German victory points so far: 2 ")
+    assert adapter.victory_points({**view["state"], "units": {}, "enemy": {}}) == line

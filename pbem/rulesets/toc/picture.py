@@ -125,7 +125,7 @@ class TocAdapter(Adapter):
         if state.get("sequence"):
             pic.notes.append(f"British sequence: {str(state['sequence']).replace('-', ' ')} (5.3)")
         total = (state.get("tally") or {}).get("total")
-        if total is not None:
+        if total is not None:  # (the legend's short note; the report's line gives the parts: `victory_points`)
             pic.notes.append(f"German victory points so far: {total} (4.3)")
         self._events(view, pic)
         return pic
@@ -250,8 +250,22 @@ class TocAdapter(Adapter):
                 f"{me}: {on_map} unit(s) on the map, {len(units) - on_map} elsewhere.",
                 f"{other}: {sum(int(s.get('count', 0)) for s in enemy.values())} unit(s) seen in {len(enemy)} "
                 f"stack(s), {len(state.get('enemy_dead', []))} dead.",
-                f"Victory points so far: {(state.get('tally') or {}).get('total')}.",
+                *([f"{score}."] if (score := self.victory_points(state)) is not None else []),
                 *self._entry_lines(view)]
+
+    def victory_points(self, state: Mapping[str, Any]) -> str | None:
+        """4.3: the German side's victory points so far and their parts, from the tally the view carries (both
+        sides' views carry the same public tally: nothing here is hidden from either), or None without one."""
+        tally = state.get("tally") or {}
+        if tally.get("total") is None:
+            return None
+        vp, tables = tally.get("vp") or {}, self.ctx.tables
+        exited = len(tally.get("exited") or [])
+        return (f"German victory points so far: {tally['total']} (Bavai {vp.get('bavai', 0)}, dead pile "
+                f"{vp.get('dead_pile', 0)}, exits {vp.get('exits', 0)}; 4.3): the dead pile counts "
+                f"{tally.get('dead_pile', 0)}, one VP per {tables['dead_pile_per_vp']}; {exited} British unit(s) "
+                f"exited, the exits VP holds while {tables['exits_allowed']} or fewer have; "
+                f"{tables['vp_to_win']} win at the end of turn {tables['last_turn']}")
 
     def _entry_lines(self, view: View) -> list[str]:
         """8.2, public (the rules print it): the German entries still to come; the German side also
