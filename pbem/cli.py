@@ -329,9 +329,7 @@ def _report(findings: Sequence[object], ok_message: str) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .core.players import check_arguments_problem, newer_view_problem
-
-    misplaced = check_arguments_problem(args.view, args.orders)  # before anything reads a file as a view
+    misplaced = api.ViewFile.misplaced(args.view, args.orders)  # before anything reads a file as a view
     if misplaced is not None:
         raise UsageError(misplaced)
     _from_referee(args.view, args.game, "view")
@@ -339,7 +337,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     view = api.read_view(args.view)
     ledgers = [ledger] if ledger is not None else api.ledgers_holding(str(view.doc["game"]), view.ack,
                                                                       args.ledger)
-    superseded = newer_view_problem(ledgers, view)
+    superseded = view.superseded_in(ledgers)
     if superseded is not None:  # the one cause: what a check against an old view says would mislead
         return _report([superseded], "")
     found = api.check_orders(view, args.orders)

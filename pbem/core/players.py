@@ -42,6 +42,15 @@ class ViewFile(NamedTuple):
         # Orders for seq 1 ack game.yaml (docs/protocol.md §4), which is what view 0 names as its master.
         return str(self.doc["master"]) if self.doc["seq"] == 0 else chance.file_hash(self.data)
 
+    def superseded_in(self, ledgers: Sequence[Ledger]) -> Problem | None:
+        """The one problem to tell when a ledger holds a later view of this side (`newer_view_problem`)."""
+        return newer_view_problem(ledgers, self)
+
+    @staticmethod
+    def misplaced(view_path: Path | str, orders_path: Path | str) -> Problem | None:
+        """`pbem check VIEW ORDERS` given other files than a view then orders (`check_arguments_problem`)."""
+        return check_arguments_problem(view_path, orders_path)
+
     def expectation(self) -> Expectation:
         next_ = self.doc["next"]
         if "result" in next_:
