@@ -197,3 +197,43 @@ def test_the_file_that_counts_sent_again_is_already_received_with_its_receipt(tm
     assert receipt.signed == first.signed and f"signed receipt {first.signed}" in str(receipt)
     assert "still awaited: blue" in receipt.for_referee()
     assert len(list((play.root / "orders" / "0001").glob("red-*[0-9].yaml"))) == 1
+
+
+# --- 10. a list written as a string or a mapping ---------------------------------------------------------------
+
+TOC_VIEW_0 = Path(__file__).resolve().parent.parent / "samples" / "toc" / "game" / "views" / "0000" / "german.yaml"
+
+
+def toc_orders(tmp_path: Path, body: str) -> Path:
+    """The German template for seq 1 with `body` in place of `orders: []`."""
+    orders = tmp_path / "o.yaml"
+    made = run("orders", TOC_VIEW_0, "--ledger", tmp_path / "ledger", "--out", orders)
+    assert made.rc == 0, made.text
+    orders.write_text(orders.read_text(encoding="utf-8").replace("orders: []\n", body), encoding="utf-8")
+    return orders
+
+
+def test_a_path_written_as_one_string_is_answered_with_the_list_to_write(tmp_path: Path) -> None:
+    orders = toc_orders(tmp_path, 'orders:\n- {move: [G-IR12], path: "3100, 3001"}\n')
+    result = run("check", TOC_VIEW_0, orders, "--ledger", tmp_path / "ledger")
+    assert result.rc == 1, result.text
+    assert ('order 1: at orders[0].path: expected a list, got the string "3100, 3001": write ["3100", "3001"]'
+            in result.out), result.out
+    orders.write_text(orders.read_text(encoding="utf-8").replace('"3100, 3001"', '["3100", "3001"]'), encoding="utf-8")
+    assert "expected a list" not in run("check", TOC_VIEW_0, orders, "--ledger", tmp_path / "ledger").out
+
+
+def test_orders_written_as_a_mapping_are_told_to_start_each_with_a_dash(tmp_path: Path) -> None:
+    orders = toc_orders(tmp_path, 'orders:\n  move: [G-IR12]\n  path: ["3100", "3001"]\n')
+    result = run("check", TOC_VIEW_0, orders, "--ledger", tmp_path / "ledger")
+    assert result.rc == 1, result.text
+    assert "at orders: expected a list, got a mapping: start each order with `- `" in result.out, result.out
+
+
+def test_the_list_hint_quotes_each_item_and_leaves_what_it_cannot_split() -> None:
+    from pbem.core.list_hints import list_hint, with_list_hint
+
+    assert list_hint('say "hi", 0101 ,', ("orders", 0, "path")) == 'write ["say \\"hi\\"", "0101"]'
+    assert list_hint({"a": 1}, ("standing",)) == "start each item with `- `"
+    assert list_hint("x" * 201, ("path",)) is None and list_hint(" , ", ("path",)) is None
+    assert with_list_hint("expected a string, got a list", [1], ("x",)) == "expected a string, got a list"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 from . import chance, options, yamlio
 from .doccache import load_checked
 from .errors import PbemError, Problem, citation
+from .list_hints import TYPED_LIST, with_list_hint
 from .orders import Expectation, orders_problems
 from .ruleset import Ruleset, Rules, available, get as get_ruleset, rules_for
 
@@ -125,7 +126,20 @@ def check_orders(view: ViewFile, orders_path: Path | str) -> list[Problem]:
                                                    view.doc["state"]):
         return []
     doc = yamlio.load_bytes(data, str(orders_path))  # problems are told with their line and column
-    return orders_problems(doc, view.rules, expect, view.doc["state"])
+    return [_hinted(problem, doc.data) for problem in orders_problems(doc, view.rules, expect, view.doc["state"])]
+
+
+def _hinted(problem: Problem, data: Any) -> Problem:
+    """A list written as a string or a mapping: the schema's message with what to write instead."""
+    if not problem.message.startswith(TYPED_LIST):
+        return problem
+    value = data
+    for step in problem.path:
+        try:
+            value = value[step]
+        except (KeyError, IndexError, TypeError):
+            return problem
+    return problem.replaced(message=with_list_hint(problem.message, value, problem.path))
 
 
 def option_names(request: Mapping[str, Any], ruleset: Ruleset[Any] | None = None) -> list[str | None]:
