@@ -156,7 +156,7 @@ def test_an_id_in_the_wrong_case_is_named_with_the_id_it_is(tmp_path: Path) -> N
     result = run("check", REPO / "samples" / "fbsm" / "game" / "turns" / "0001" / "german.yaml", path)
     assert result.rc == 1
     [line] = [line for line in result.out.splitlines() if '"g01"' in line]
-    assert "at orders[0].spotter:" in line and line.endswith(": did you mean G01?"), line
+    assert "at orders[0].spotter:" in line and ': did you mean G01? It should be a unit id like ' in line, line
     hexes = typo_in_sample_orders(tmp_path, "fbsm", "0002/german-0001.yaml", 'bombard: "4030"', 'bombard: "4O30"')
     result = run("check", REPO / "samples" / "fbsm" / "game" / "turns" / "0001" / "german.yaml", hexes)
     assert result.rc == 1 and '"4O30"' in result.out and "did you mean" not in result.out, result.out

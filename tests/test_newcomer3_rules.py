@@ -169,3 +169,46 @@ def test_the_victory_line_reads_only_the_views_tally() -> None:
     line = adapter.victory_points(view["state"])
     assert line is not None and line.startswith("German victory points so far: 2 ")
     assert adapter.victory_points({**view["state"], "units": {}, "enemy": {}}) == line
+
+
+# --- 4. a pattern said in words ---------------------------------------------------------------------------------
+
+
+def test_a_misformed_marker_is_told_its_form_in_words(tmp_path: Path) -> None:
+    view = FBSM_GAME / "turns" / "0001" / "german.yaml"
+    result = run("check", view, orders_file(tmp_path, view, '  - {bombard: "3531", markers: [heavy1], spotter: G65}\n'))
+    assert result.rc == 1
+    [line] = [line for line in result.out.splitlines() if '"heavy1"' in line]
+    assert line.endswith('"heavy1" does not have the expected form: heavy-N or light-N (N a number), like heavy-1')
+    assert "^" not in line and "pattern" not in line, line  # was (pattern ^(heavy|light)-[0-9]+$)
+
+
+def test_a_misformed_unit_id_gets_the_guess_first_then_its_form(tmp_path: Path) -> None:
+    view = REPO / "samples" / "toc" / "game" / "turns" / "0001" / "british.yaml"
+    result = run("check", view, orders_file(tmp_path, view, '  - {move: [B-DCl], path: ["1608"]}\n'))
+    [line] = [line for line in result.out.splitlines() if '"B-DCl"' in line]
+    assert line.endswith('at orders[0].move[0]: the string "B-DCl": did you mean B-DC1? It should be a unit id like '
+                         "B-DC1: G- or B-, then capital letters and digits"), line
+
+
+def test_every_pattern_of_the_shipped_schemas_has_its_words() -> None:
+    import json
+
+    from pbem.core.pattern_words import FORMS
+
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                found.add(node["pattern"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for path in sorted((REPO / "schemas").glob("*.json")):
+        walk(json.loads(path.read_text(encoding="utf-8")))
+    assert found and sorted(found - set(FORMS)) == []
+

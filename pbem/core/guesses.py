@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from .errors import Problem
+from .pattern_words import MISFORMED
 
 _UNKNOWN_UNIT = re.compile(r" is not (?:a|an|one of)\b.*\b(?:units?|bases?|Artillery Supports?)\b")
 """The words after the id in a rule's refusal of a unit it does not know ("G-IR121 is not a german unit ...")."""
@@ -111,4 +112,9 @@ def with_a_look_alike(problem: Problem, data: Any, view_state: dict[str, Any], s
     if not isinstance(value, str):
         return problem
     meant = [name for name in _known_names(None, view_state, side) if name != value and _unpadded(name) == _unpadded(value)]
-    return problem.replaced(message=_asked(problem.message, meant)) if meant else problem
+    if not meant:
+        return problem
+    subject, misformed, form = problem.message.partition(MISFORMED)
+    if misformed:  # the guess first, then the form it should have (in words: `pattern_words`)
+        return problem.replaced(message=f"{_asked(subject, meant)} It should be {form}")
+    return problem.replaced(message=_asked(problem.message, meant))

@@ -430,7 +430,9 @@ def _message_for(error: _Error, originals: Mapping[str, str]) -> str:
     if keyword == "const":
         return f"must be {_show(value)}, not {_describe(instance)}"
     if keyword == "pattern":
-        return f"{_describe(instance)} does not have the expected form (pattern {originals.get(value, value)})"
+        from .pattern_words import MISFORMED, form  # (a pattern in a player's words: pbem/core/pattern_words.py)
+
+        return f"{_describe(instance)}{MISFORMED}{form(originals.get(value, value))}"
     if keyword == "minLength":
         return f"must be at least {value} characters long"
     if keyword == "maxLength":
