@@ -212,3 +212,20 @@ def test_every_pattern_of_the_shipped_schemas_has_its_words() -> None:
         walk(json.loads(path.read_text(encoding="utf-8")))
     assert found and sorted(found - set(FORMS)) == []
 
+
+
+# --- 5. fbsm set-up: lists, not descriptions ------------------------------------------------------------------
+
+
+def test_fbsm_set_up_refusals_list_what_is_legal(tmp_path: Path) -> None:
+    view = FBSM_GAME / "views" / "0000" / "us.yaml"
+    orders = '  - {setup: US1, hex: "2717"}\n  - {setup: US02, hex: "0101"}\n  - {setup: US03, hex: "1001"}\n'
+    result = run("check", view, orders_file(tmp_path, view, orders))
+    unit, off_map, no_zone = [line for line in result.out.splitlines() if ": order " in line]
+    assert unit.endswith("US1 is not a US unit: did you mean US01? (rule 3.2); legal: HW01-HW09, US01-US48"), unit
+    assert off_map.endswith("0101 is not on the map (rule 3.2); legal: a hex of the map, CCRR: column 10-42, "
+                            "row 00-42 (1000-4242)"), off_map
+    nearest = no_zone.split("the nearest free ones ")[1].split("; ")[0].split(", ")
+    assert len(nearest) == 6 and "pbem render VIEW.yaml --area " in no_zone, no_zone
+    fixed = "".join(f'  - {{setup: US0{k + 1}, hex: "{hex_id}"}}\n' for k, hex_id in enumerate(nearest[:3]))
+    assert run("check", view, orders_file(tmp_path, view, fixed, "fixed.yaml")).rc == 0  # what it names is legal

@@ -73,10 +73,25 @@ def _strings(value: Any) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
+_RUN = re.compile(r"([A-Za-z][A-Za-z-]*)([0-9]+)-\1([0-9]+)")
+"""A run of ids as `pbem.core.listing.compact` writes it: US01-US48."""
+
+
+def _expanded(item: str) -> list[str]:
+    """The ids a legal list's item names: itself, or every id of a run (US01-US48), as wide as its first."""
+    run = _RUN.fullmatch(item)
+    if run is None or int(run.group(3)) - int(run.group(2)) > 999:
+        return [item]
+    prefix, width = run.group(1), len(run.group(2))
+    return [f"{prefix}{number:0{width}d}" for number in range(int(run.group(2)), int(run.group(3)) + 1)]
+
+
 def _known_names(legal: str | None, view_state: dict[str, Any], side: str) -> list[str]:
-    """The names a refused id may have meant: the legal list's ids, else (no legal given) the side's own units."""
+    """The names a refused id may have meant: the legal list's ids (its runs spelt out), else (no legal given)
+    the side's own units."""
     if legal is not None:
-        return [item for item in legal.split(", ") if item and " " not in item and item != "none"]
+        return [name for item in legal.split(", ") if item and " " not in item and item != "none"
+                for name in _expanded(item)]
     units = view_state.get("units")
     if not isinstance(units, dict):
         return []

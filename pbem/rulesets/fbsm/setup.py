@@ -9,10 +9,11 @@ units are public (3.6: both players may look at them).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
+from pbem.core.listing import compact
 from pbem.core.ruleset import State
 from pbem.rulesets.kit.stacks import place
 
@@ -37,6 +38,34 @@ def pick_zone(cfg: Context, hex_id: str, kind: str, used: dict[tuple[str, str], 
     return None
 
 
+def _to_set_up(board: Board) -> str:
+    """3.2: the US units the side's view shows still waiting to be set up, as runs (HW01-HW09, US01-US48)."""
+    waiting = [uid for uid, unit in board.own.items() if unit["status"] == "container"]
+    return compact(waiting) if waiting else "none: every US unit is set up"
+
+
+def _area(hexes: list[str]) -> str:
+    """The smallest CCRR-CCRR rectangle holding `hexes` (the map's hex ids: column, then row)."""
+    columns, rows = sorted(h[:2] for h in hexes), sorted(h[2:] for h in hexes)
+    return f"{columns[0]}{rows[0]}-{columns[-1]}{rows[-1]}"
+
+
+def _extent(cfg: Context) -> str:
+    """The map's hexes in words: columns and rows of its CCRR ids."""
+    hexes = sorted(cfg.hexes.terrain_of)
+    columns, rows = sorted({h[:2] for h in hexes}), sorted({h[2:] for h in hexes})
+    return (f"a hex of the map, CCRR: column {columns[0]}-{columns[-1]}, row {rows[0]}-{rows[-1]} "
+            f"({_area(hexes)})")
+
+
+def _zone_hexes(cfg: Context, hex_id: str, taken: Mapping[str, str]) -> str:
+    """3.3-3.4: the free set-up zone hexes nearest `hex_id`, and where to see them all."""
+    free = [h for h in cfg.zones["forward"] | cfg.zones["rear"] if h not in taken]
+    near = sorted(free, key=lambda h: (cfg.distance(hex_id, h), h))[:6] if cfg.on_map(hex_id) else []
+    shown = f"the nearest free ones {', '.join(near)}; " if near else ""
+    return f"{shown}all {len(free)} on your map: pbem render VIEW.yaml --area {_area(free)}" if free else "none free"
+
+
 def validate_us_setup(board: Board, orders: list[Any]) -> list[Problem]:
     cfg = board.cfg
     problems: list[Problem] = []
@@ -50,7 +79,7 @@ def validate_us_setup(board: Board, orders: list[Any]) -> list[Problem]:
         uid, hex_id = order["setup"], order["hex"]
         if uid not in board.own or cfg.counters[uid].side != "us":
             problems.append(Problem(f"{uid} is not a US unit", order=index, path=("setup",), section="3.2",
-                                    legal="a US unit id"))
+                                    legal=_to_set_up(board)))
             continue
         if uid in seen or board.own[uid]["status"] != "container":
             problems.append(Problem(f"{uid} is already set up", order=index, path=("setup",), section="3.2",
@@ -59,7 +88,8 @@ def validate_us_setup(board: Board, orders: list[Any]) -> list[Problem]:
         seen.add(uid)
         kind = cfg.counters[uid].kind
         if not cfg.on_map(hex_id):
-            problems.append(Problem(f"{hex_id} is not on the map", order=index, path=("hex",), section="3.2"))
+            problems.append(Problem(f"{hex_id} is not on the map", order=index, path=("hex",), section="3.2",
+                                    legal=_extent(cfg)))
             continue
         if hex_id in cfg.road_hexes or hex_id in cfg.riverbank:
             problems.append(Problem(f"{hex_id} is a Paris-Metz road or Marne riverbank hex", order=index,
@@ -69,7 +99,7 @@ def validate_us_setup(board: Board, orders: list[Any]) -> list[Problem]:
             problems.append(Problem(f"{hex_id} is in neither US set-up zone", order=index, path=("hex",),
                                     section="3.3" if hex_id in cfg.varennes else "3.4",
                                     legal="north of the Paris-Metz road (not Varennes), Hill 231, wooded hills, "
-                                          "Paroy, Crezancy, Moulin Ruine"))
+                                          "Paroy, Crezancy, Moulin Ruine: " + _zone_hexes(cfg, hex_id, taken)))
             continue
         if hex_id in taken:
             problems.append(Problem(f"{hex_id} already holds {taken[hex_id]}", order=index, path=("hex",),
