@@ -239,3 +239,101 @@ def test_a_caller_changing_its_allowed_keys_afterwards_changes_nothing_kept(keys
     allowed["red"] = keys["blue"].public_line  # the same dict object, now holding another key
     with pytest.raises(SignatureError):
         doccache.verified_signer(ORDERS, good, namespace, allowed, file="o")
+
+
+# --- listings by scandir (83a0f060) ---------------------------------------------------------------------
+
+
+def _path_way(base: Path, pattern: str) -> list[tuple[tuple[str, ...], str]]:
+    """`Archive._signed_names` as it was before 83a0f060 (Path.iterdir and Path.is_file)."""
+    import re
+
+    if not base.is_dir():
+        return []
+    found = []
+    for entry in base.iterdir():
+        match = re.fullmatch(pattern, entry.name)
+        if match and entry.is_file() and entry.with_name(entry.name + ".sig").is_file():
+            found.append((match.groups(), f"{base.parent.name}/{base.name}/{entry.name}"))
+    return sorted(found)
+
+
+def _hostile_seq_folder(base: Path, outside: Path) -> None:
+    base.mkdir(parents=True)
+    outside.mkdir()
+    (outside / "target.yaml").write_bytes(b"x\n")
+
+    def signed(name: str) -> None:
+        (base / name).write_bytes(b"side: red\n")
+        (base / (name + ".sig")).write_bytes(b"sig\n")
+
+    signed("red-0001.yaml")
+    signed("blue-0002.yaml")
+    signed("red-\u0661\u0662\u0663\u0664.yaml")  # Arabic-Indic digits
+    signed("red-\uff10\uff10\uff10\uff13.yaml")  # full-width digits
+    signed("r\u0435d-0005.yaml")  # a Cyrillic e
+    os.mkfifo(base / "red-0006.yaml")
+    (base / "red-0006.yaml.sig").write_bytes(b"sig\n")
+    (base / "red-0007.yaml").mkdir()  # a folder where a file should be
+    (base / "red-0007.yaml.sig").write_bytes(b"sig\n")
+    (base / "red-0008.yaml").write_bytes(b"x\n")
+    (base / "red-0008.yaml.sig").mkdir()  # a folder where the signature should be
+    os.symlink(base / "red-0009.yaml", base / "red-0009.yaml")  # a link to itself
+    (base / "red-0009.yaml.sig").write_bytes(b"sig\n")
+    os.symlink("red-0011.yaml", base / "red-0010.yaml")  # a loop of two links
+    os.symlink("red-0010.yaml", base / "red-0011.yaml")
+    (base / "red-0010.yaml.sig").write_bytes(b"sig\n")
+    os.symlink(outside / "target.yaml", base / "red-0012.yaml")  # a link out of the archive
+    (base / "red-0012.yaml.sig").write_bytes(b"sig\n")
+    os.symlink(outside / "missing.yaml", base / "red-0013.yaml")  # a dangling link
+    (base / "red-0013.yaml.sig").write_bytes(b"sig\n")
+    signed("red-00014.yaml")  # not canonical
+    signed("red-0015.yaml\n")  # a newline after the name
+
+
+def test_hostile_names_and_entries_are_listed_as_the_path_way_listed_them(tmp_path: Path) -> None:
+    root = tmp_path / "game"
+    base = root / "orders" / "0001"
+    _hostile_seq_folder(base, tmp_path / "outside")
+    pattern = r"([a-z0-9][a-z0-9-]*)-([0-9]{4,})\.yaml"
+    archive = archive_module.Archive(root)
+    assert sorted(archive._signed_names("orders/0001", pattern)) == _path_way(base, pattern)
+    assert [rel for _, _, rel in archive.orders_files(1)] == [
+        "orders/0001/red-0001.yaml", "orders/0001/blue-0002.yaml", "orders/0001/red-0012.yaml"]
+
+
+def test_a_seq_folder_that_is_a_file_or_a_fifo_lists_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "game"
+    (root / "orders").mkdir(parents=True)
+    (root / "orders" / "0001").write_bytes(b"not a folder\n")
+    os.mkfifo(root / "orders" / "0002")
+    os.symlink("missing", root / "orders" / "0003")
+    archive = archive_module.Archive(root)
+    for seq in (1, 2, 3, 4):
+        assert archive.orders_files(seq) == []
+        assert archive.orphan_receipts(seq) == []
+
+
+@pytest.mark.xfail(strict=True, reason="83a0f060: _listing lets ELOOP through (Path.is_dir said False): a seq folder "
+                   "that is a link loop makes every listing of it raise a bare OSError")
+def test_a_seq_folder_that_is_a_link_loop_lists_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "game"
+    (root / "orders").mkdir(parents=True)
+    os.symlink("0001", root / "orders" / "0001")
+    (root / "decisions").mkdir()
+    os.symlink("0002", root / "decisions" / "0002")
+    archive = archive_module.Archive(root)
+    for seq in (1, 2):
+        assert archive.orders_files(seq) == []
+        assert archive.orphan_receipts(seq) == []
+
+
+def test_odd_digits_never_make_a_committed_turn(tmp_path: Path) -> None:
+    root = tmp_path / "game"
+    turns = root / "turns"
+    turns.mkdir(parents=True)
+    (turns / "0001").mkdir()
+    for name in ("\u0660\u0660\u0660\u0669", "\uff10\uff10\uff10\uff19", "0009 ", "00009", "\u00b9\u00b2\u00b3\u2074"):
+        (turns / name).mkdir()
+    (turns / "0008").write_bytes(b"a file\n")
+    assert archive_module.Archive(root).latest_seq() == 1
