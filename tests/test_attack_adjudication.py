@@ -337,3 +337,78 @@ def test_odd_digits_never_make_a_committed_turn(tmp_path: Path) -> None:
         (turns / name).mkdir()
     (turns / "0008").write_bytes(b"a file\n")
     assert archive_module.Archive(root).latest_seq() == 1
+
+
+# --- the lock yields the last committed seq (83a0f060) ----------------------------------------------------
+
+
+def test_the_seq_the_lock_yields_is_listed_after_the_wait(tmp_path: Path) -> None:
+    """A second command waiting for the lock while the first commits a turn must see that turn:
+    a seq listed before the wait would let it commit the same seq again (or skip one)."""
+    root = tmp_path / "game"
+    (root / "turns").mkdir(parents=True)
+    first_holds = threading.Event()
+    seen: list[int] = []
+
+    def second() -> None:
+        first_holds.wait()
+        with archive_module.Archive(root).locked(wait_seconds=30) as latest:
+            seen.append(latest)
+
+    with archive_module.Archive(root).locked() as latest:
+        assert latest == 0
+        waiter = threading.Thread(target=second)
+        waiter.start()
+        first_holds.set()
+        threading.Event().wait(0.3)  # the second command is now waiting for the lock
+        assert seen == []
+        commit_folder(root / "turns" / "0001", {"turn.yaml": b"t\n"})
+    waiter.join(30)
+    assert seen == [1]
+
+
+# --- schema copies found by a marshal name (46e77c71) -----------------------------------------------------
+
+
+class _Str(str):
+    """A str subclass: marshal refuses it, so the name falls back to repr."""
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ({"const": 1}, {"const": True}),
+    ({"const": 1}, {"const": 1.0}),
+    ({"const": 0.0}, {"const": -0.0}),
+    ({"enum": [1, 2]}, {"enum": (1, 2)}),
+    ({"type": "object", "required": ["a", "b"]}, {"required": ["a", "b"], "type": "object"}),
+    ({"properties": {"1": {"type": "string"}}}, {"properties": {1: {"type": "string"}}}),
+    ({"const": "a"}, {"const": b"a"}),
+    ({"const": _Str("a")}, {"const": "a"}),
+])
+def test_schemas_that_differ_in_type_or_order_never_share_a_name(one: dict[str, Any], other: dict[str, Any]) -> None:
+    from pbem.core import schemas
+
+    first, second = schemas._exact_name(one), schemas._exact_name(other)
+    if isinstance(first, bytes) and isinstance(second, bytes):
+        assert first != second
+    else:  # the repr fallback (as before 46e77c71): a subclass is named as its plain value
+        assert first != second or (first == repr(one) == repr(other))
+
+
+@pytest.mark.parametrize(("schema", "twin", "instance"), [
+    ({"const": 1}, {"const": True}, True),
+    ({"const": True}, {"const": 1}, 1),
+    ({"enum": [0]}, {"enum": [False]}, False),
+    ({"type": "object", "properties": {"n": {"maximum": 1}}}, {"type": "object", "properties": {"n": {"maximum": True}}}, {"n": 1}),
+])
+def test_a_schema_checked_after_its_look_alike_gets_its_own_verdict(schema: dict[str, Any], twin: dict[str, Any],
+                                                                    instance: Any) -> None:
+    """A fresh copy of `twin` is checked first (and kept by its name); then `schema`'s verdict must be jsonschema's."""
+    import copy
+
+    from jsonschema import Draft202012Validator
+
+    from pbem.core import schemas
+
+    for _ in range(2):
+        schemas.is_valid(instance, copy.deepcopy(twin))
+        assert schemas.is_valid(instance, copy.deepcopy(schema)) == Draft202012Validator(schema).is_valid(instance)
