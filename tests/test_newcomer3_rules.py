@@ -229,3 +229,11 @@ def test_fbsm_set_up_refusals_list_what_is_legal(tmp_path: Path) -> None:
     assert len(nearest) == 6 and "pbem render VIEW.yaml --area " in no_zone, no_zone
     fixed = "".join(f'  - {{setup: US0{k + 1}, hex: "{hex_id}"}}\n' for k, hex_id in enumerate(nearest[:3]))
     assert run("check", view, orders_file(tmp_path, view, fixed, "fixed.yaml")).rc == 0  # what it names is legal
+
+
+def test_a_hex_already_taken_at_set_up_names_the_free_hexes_nearest() -> None:
+    case = {"scenario": "samples/fbsm/scenario.yaml"}
+    [problem] = validate(case, "us", [{"setup": "US01", "hex": "2204"}, {"setup": "US02", "hex": "2204"}])
+    assert problem.section == "3.2" and problem.legal is not None, problem
+    assert problem.legal.startswith("one US unit per hex at set-up (6.6): the nearest free ones 2205, "), problem
+    assert "2204" not in problem.legal.split("; ")[0], problem  # the taken hex is not offered

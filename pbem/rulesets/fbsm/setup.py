@@ -93,7 +93,8 @@ def validate_us_setup(board: Board, orders: list[Any]) -> list[Problem]:
             continue
         if hex_id in cfg.road_hexes or hex_id in cfg.riverbank:
             problems.append(Problem(f"{hex_id} is a Paris-Metz road or Marne riverbank hex", order=index,
-                                    path=("hex",), section="3.3", legal="forward or rear zone hexes off the road"))
+                                    path=("hex",), section="3.3",
+                                    legal="forward or rear zone hexes off the road: " + _zone_hexes(cfg, hex_id, taken)))
             continue
         if hex_id not in zone_sets["forward"] and hex_id not in zone_sets["rear"]:
             problems.append(Problem(f"{hex_id} is in neither US set-up zone", order=index, path=("hex",),
@@ -103,7 +104,8 @@ def validate_us_setup(board: Board, orders: list[Any]) -> list[Problem]:
             continue
         if hex_id in taken:
             problems.append(Problem(f"{hex_id} already holds {taken[hex_id]}", order=index, path=("hex",),
-                                    section="3.2", legal="one US unit per hex at set-up (6.6)"))
+                                    section="3.2",
+                                    legal="one US unit per hex at set-up (6.6): " + _zone_hexes(cfg, hex_id, taken)))
             continue
         zone = pick_zone(cfg, hex_id, kind, used)
         if zone is None:
