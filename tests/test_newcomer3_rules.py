@@ -237,3 +237,21 @@ def test_a_hex_already_taken_at_set_up_names_the_free_hexes_nearest() -> None:
     assert problem.section == "3.2" and problem.legal is not None, problem
     assert problem.legal.startswith("one US unit per hex at set-up (6.6): the nearest free ones 2205, "), problem
     assert "2204" not in problem.legal.split("; ")[0], problem  # the taken hex is not offered
+
+
+def test_fbsm_fire_and_bombardment_at_an_empty_hex_name_the_hexes_in_sight(tmp_path: Path) -> None:
+    bombard = FBSM_GAME / "turns" / "0001" / "german.yaml"
+    result = run("check", bombard, orders_file(tmp_path, bombard, '  - {bombard: "3731", markers: [heavy-1], '
+                                                                  'spotter: G65}\n  - {bombard: "0101", markers: '
+                                                                  '[heavy-2], spotter: G65}\n'))
+    empty, off_map = [line for line in result.out.splitlines() if ": order " in line]
+    assert empty.endswith("3731 holds no enemy unit (rule 11.1); legal: an enemy hex in range and sight of the "
+                          "spotter G65: 3531"), empty  # was "an enemy-occupied hex"
+    assert off_map.endswith("legal: a hex of the map, CCRR: column 10-42, row 00-42 (1000-4242)"), off_map
+    fire = FBSM_GAME / "turns" / "0005" / "german.yaml"
+    result = run("check", fire, orders_file(tmp_path, fire, '  - {fire: "3532", with: [G30, G59, G72]}\n', "f.yaml"))
+    [line] = [line for line in result.out.splitlines() if ": order " in line]
+    assert line.endswith("3532 holds no enemy unit (rule 10.2); legal: an enemy hex in range and sight of these "
+                         "firers: 3529, 3530, 3531"), line  # was "a hex holding at least one enemy unit"
+    assert run("check", fire, orders_file(tmp_path, fire, '  - {fire: "3530", with: [G30, G59, G72]}\n',
+                                          "ok.yaml")).rc == 0  # one it names

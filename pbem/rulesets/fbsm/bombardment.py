@@ -23,7 +23,8 @@ from pbem.rulesets.kit.stacks import stack
 
 from .board import Board, lof_problem
 from .context import Context
-from .fire import combat_results
+from .fire import combat_results, hexes_in_sight
+from .setup import map_extent
 
 
 def marker_names(cfg: Context) -> list[str]:
@@ -64,11 +65,13 @@ def validate(board: Board, orders: list[Any], markers: dict[str, Any]) -> list[P
                                         section="11.5", legal="each marker once per bombardment phase"))
             used.add(marker)
         if not cfg.on_map(target):
-            problems.append(Problem(f"{target} is not on the map", order=index, path=("bombard",), section="11.1"))
+            problems.append(Problem(f"{target} is not on the map", order=index, path=("bombard",), section="11.1",
+                                    legal=map_extent(cfg)))
             continue
         if not board.enemy_at(target):
             problems.append(Problem(f"{target} holds no enemy unit", order=index, path=("bombard",), section="11.1",
-                                    legal="an enemy-occupied hex"))
+                                    legal=hexes_in_sight(board, [order["spotter"]], lambda uid: cfg.counters[uid].range,
+                                                         f"the spotter {order['spotter']}")))
             continue
         spotter = order["spotter"]
         if not board.on_map(spotter):

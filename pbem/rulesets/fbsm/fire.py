@@ -19,15 +19,17 @@ Advance (10.12): if every defender fell, close-assaulting infantry may enter the
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Callable
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
+from pbem.core.listing import capped
 from pbem.core.ruleset import Decisions, State, standing_answer
 from pbem.rulesets.kit.stacks import place, stack
 
 from .board import Board, fire_factor, fits, lof_problem
 from .context import Context, other
+from .setup import map_extent
 from . import victory
 
 
@@ -36,6 +38,18 @@ def reach(cfg: Context, uid: str, heavy_mg: str | None) -> int:
     if heavy_mg == uid:
         return max(int(cfg.tables["heavy_mg_range"]), cfg.counters[uid].range)
     return cfg.counters[uid].range
+
+
+def hexes_in_sight(board: Board, units: list[str], reach_of: Callable[[str], int], what: str) -> str:
+    """The enemy hexes the side sees that one of `units` (its own, on the map) reaches with a clear LOF
+    (10.6-10.9), for a refusal's legal text; `what` names the units in it."""
+    cfg = board.cfg
+    mine = [uid for uid in units if uid in board.own and board.on_map(uid)]
+    found = [target for target in sorted(board.enemy) if board.enemy_at(target) and any(
+        lof_problem(cfg, board.turn, board.effects, board.hex_of(uid), target, reach_of(uid)) is None for uid in mine)]
+    if found:
+        return f"an enemy hex in range and sight of {what}: {capped(found)}"
+    return f"none: no enemy hex you see is in range and sight of {what}"
 
 
 def heavy_mg_problems(board: Board, orders: list[Any]) -> tuple[list[Problem], str | None]:
@@ -80,7 +94,8 @@ def validate(board: Board, orders: list[Any]) -> list[Problem]:
         target = order["fire"]
         firers = list(order["with"])
         if not cfg.on_map(target):
-            problems.append(Problem(f"{target} is not on the map", order=index, path=("fire",), section="10.2"))
+            problems.append(Problem(f"{target} is not on the map", order=index, path=("fire",), section="10.2",
+                                    legal=map_extent(cfg)))
             continue
         if target in targeted:
             problems.append(Problem(f"{target} has already been fired into this phase", order=index, path=("fire",),
@@ -88,7 +103,8 @@ def validate(board: Board, orders: list[Any]) -> list[Problem]:
             continue
         if not board.enemy_at(target):
             problems.append(Problem(f"{target} holds no enemy unit", order=index, path=("fire",), section="10.2",
-                                    legal="a hex holding at least one enemy unit"))
+                                    legal=hexes_in_sight(board, firers, lambda uid: reach(cfg, uid, heavy),
+                                                         "these firers")))
             continue
         bad = False
         for k, uid in enumerate(firers):

@@ -50,7 +50,7 @@ def _area(hexes: list[str]) -> str:
     return f"{columns[0]}{rows[0]}-{columns[-1]}{rows[-1]}"
 
 
-def _extent(cfg: Context) -> str:
+def map_extent(cfg: Context) -> str:
     """The map's hexes in words: columns and rows of its CCRR ids."""
     hexes = sorted(cfg.hexes.terrain_of)
     columns, rows = sorted({h[:2] for h in hexes}), sorted({h[2:] for h in hexes})
@@ -89,7 +89,7 @@ def validate_us_setup(board: Board, orders: list[Any]) -> list[Problem]:
         kind = cfg.counters[uid].kind
         if not cfg.on_map(hex_id):
             problems.append(Problem(f"{hex_id} is not on the map", order=index, path=("hex",), section="3.2",
-                                    legal=_extent(cfg)))
+                                    legal=map_extent(cfg)))
             continue
         if hex_id in cfg.road_hexes or hex_id in cfg.riverbank:
             problems.append(Problem(f"{hex_id} is a Paris-Metz road or Marne riverbank hex", order=index,
