@@ -255,3 +255,9 @@ def test_fbsm_fire_and_bombardment_at_an_empty_hex_name_the_hexes_in_sight(tmp_p
                          "firers: 3529, 3530, 3531"), line  # was "a hex holding at least one enemy unit"
     assert run("check", fire, orders_file(tmp_path, fire, '  - {fire: "3530", with: [G30, G59, G72]}\n',
                                           "ok.yaml")).rc == 0  # one it names
+
+
+def test_a_melee_on_an_empty_hex_names_the_enemy_hexes_the_side_may_attack() -> None:
+    [problem] = validate(toc_case("german-combat", BOMBARD_FRONT), "german", [{"melee": "3107", "with": ["G-IR8"]}])
+    assert problem.section == "12.1" and problem.legal == "3106 (by G-IR8)", problem  # G-FA18 is artillery (12.1)
+    assert validate(toc_case("german-combat", BOMBARD_FRONT), "german", [{"melee": "3106", "with": ["G-IR8"]}]) == []

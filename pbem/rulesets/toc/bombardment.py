@@ -9,7 +9,7 @@ without effect reveals nothing beneath the top unit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
@@ -70,12 +70,18 @@ def _may_bombard(board: Board, target: str, used: set[str]) -> list[str]:
                   and ctx.hexes.distance(str(board.hex_of(uid)), target) <= ctx.counters[uid].range)
 
 
-def _targets(board: Board, used: set[str], targets: set[str]) -> str:
-    """10.1-10.2, 10.5: the enemy hexes this side sees within range of its artillery free to fire, with that
-    artillery (its own view's enemy hexes only: nothing hidden is named)."""
-    reach = {hex_id: _may_bombard(board, hex_id, used) for hex_id in sorted(board.enemy) if hex_id not in targets}
+def enemy_hexes_for(board: Board, taken: set[str], units_for: Callable[[str], list[str]], none: str) -> str:
+    """The enemy hexes the side sees (its own view's only: nothing hidden is named), less those `taken` this
+    phase, each with the side's units that may act on it now (`units_for`); `none` where there is none."""
+    reach = {hex_id: units_for(hex_id) for hex_id in sorted(board.enemy) if hex_id not in taken}
     named = [f"{hex_id} (by {' or '.join(units)})" for hex_id, units in reach.items() if units]
-    return capped(named, 12) if named else "none: no enemy hex you see is within range of your artillery free to fire"
+    return capped(named, 12) if named else none
+
+
+def _targets(board: Board, used: set[str], targets: set[str]) -> str:
+    """10.1-10.2, 10.5: the enemy hexes within range of the side's artillery free to fire, with that artillery."""
+    return enemy_hexes_for(board, targets, lambda hex_id: _may_bombard(board, hex_id, used),
+                           "none: no enemy hex you see is within range of your artillery free to fire")
 
 
 def check(board: Board, order: dict[str, Any], index: int, used: set[str], targets: set[str]) -> tuple[list[Problem], Fire | None]:

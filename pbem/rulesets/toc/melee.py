@@ -18,7 +18,7 @@ from pbem.rulesets.kit.stacks import place, stack
 
 from . import defensive_fire, losses
 from .board import Board
-from .bombardment import organisation_problem
+from .bombardment import enemy_hexes_for, organisation_problem
 from .context import Context, other
 from .results import automatic, clamp, melee_result
 from .zoc import around, refresh_control
@@ -43,6 +43,12 @@ def _may_attack(board: Board, target: str, used: set[str]) -> list[str]:
 def _attackers_legal(board: Board, target: str, used: set[str]) -> str:
     """What is legal where an attacker is refused: the side's units that may attack `target` now, or why none."""
     return ", ".join(_may_attack(board, target, used)) or f"none: no unit of yours may attack {target} now"
+
+
+def _targets_legal(board: Board, used: set[str], targets: set[str]) -> str:
+    """12.1, 12.3: the enemy hexes units of the side may attack now, with them."""
+    return enemy_hexes_for(board, targets, lambda hex_id: _may_attack(board, hex_id, used),
+                           "none: no enemy hex you see may be attacked by a unit of yours now")
 
 
 def _attacker_refused(board: Board, uid: str, here: str, target: str, used: set[str]) -> tuple[str, str] | None:
@@ -70,7 +76,7 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
 
     target = order["melee"]
     if not ctx.hexes.on_map(target) or not board.enemy_at(target):
-        problem(f"{target} holds no enemy unit to melee", "12.1", ("melee",))
+        problem(f"{target} holds no enemy unit to melee", "12.1", ("melee",), _targets_legal(board, used, targets))
         return found
     if target in targets:
         problem(f"{target} is already meleed this phase", "12.1", ("melee",))
