@@ -3,11 +3,12 @@
 1. a unit id with a leading zero dropped or added (G7 for G07) is answered with that id first;
    an fbsm move of an id no counter has is refused, not a crash;
 2. toc: an order of the wrong kind for the phase says what is legal now and where it goes; a
-   stack that did not begin together says where each began; a bombardment of an empty hex names
-   the enemy hexes in range the side can see;
+   stack that did not begin together says where each began; a bombardment or melee of an empty
+   hex names the enemy hexes the side sees that it may bombard or attack;
 3. toc's picture says whose victory points, and of what;
-4. a schema refusal of a unit id says its form in words, a guess first;
-5. fbsm set-up refusals list what is legal.
+4. a schema refusal says the form a pattern demands in words, a unit id's guess first;
+5. fbsm set-up, fire and bombardment refusals list what is legal: the US units still to set up,
+   the map's extent, the nearest free zone hexes, the enemy hexes in sight.
 """
 
 from __future__ import annotations
