@@ -262,3 +262,12 @@ def test_a_melee_on_an_empty_hex_names_the_enemy_hexes_the_side_may_attack() -> 
     [problem] = validate(toc_case("german-combat", BOMBARD_FRONT), "german", [{"melee": "3107", "with": ["G-IR8"]}])
     assert problem.section == "12.1" and problem.legal == "3106 (by G-IR8)", problem  # G-FA18 is artillery (12.1)
     assert validate(toc_case("german-combat", BOMBARD_FRONT), "german", [{"melee": "3106", "with": ["G-IR8"]}]) == []
+
+
+def test_a_stack_split_during_the_phase_is_told_where_each_part_stands() -> None:
+    case = toc_case("german-movement", {"G-IR8": {"hex": "1403"}, "G-FA18": {"hex": "1403"}, "B-WK": {"hex": "3122"}})
+    [problem] = validate(case, "german", [{"move": ["G-IR8"], "path": ["1404"]},
+                                          {"move": ["G-IR8", "G-FA18"], "path": ["1405"]}])
+    assert problem.section == "9.5" and problem.order == 1, problem
+    assert problem.message.startswith("the units are not in one hex now: G-IR8 in 1404; G-FA18 in 1403 "), problem
+    assert problem.legal == "one move order for each of [G-IR8], [G-FA18]", problem

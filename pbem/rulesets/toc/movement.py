@@ -433,9 +433,14 @@ def _9_6_not_ended(move: Move) -> list[Problem]:
 
 
 def _9_5_one_hex(move: Move) -> list[Problem]:
-    if len({move.board.own[uid]["hex"] for uid in move.units}) > 1:
-        return [move.problem("the units are not in one hex now (9.5: a stack moves from where it stands)", "9.5",
-                             ("move",))]
+    by_hex: dict[str, list[str]] = {}
+    for uid in move.units:
+        by_hex.setdefault(str(move.board.own[uid]["hex"]), []).append(uid)
+    if len(by_hex) > 1:
+        where = "; ".join(f"{', '.join(units)} in {hex_id}" for hex_id, units in by_hex.items())
+        orders = ", ".join(f"[{', '.join(units)}]" for units in by_hex.values())
+        return [move.problem(f"the units are not in one hex now: {where} (9.5: a stack moves from where it stands)",
+                             "9.5", ("move",), legal=f"one move order for each of {orders}")]
     return []
 
 
