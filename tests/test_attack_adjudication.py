@@ -412,3 +412,79 @@ def test_a_schema_checked_after_its_look_alike_gets_its_own_verdict(schema: dict
     for _ in range(2):
         schemas.is_valid(instance, copy.deepcopy(twin))
         assert schemas.is_valid(instance, copy.deepcopy(schema)) == Draft202012Validator(schema).is_valid(instance)
+
+
+# --- schema nodes made once into judges (87df9639, e99ce1c5) against jsonschema -------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["", "a", "b1", "ab", "1"]))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["a", "b", "x1", "1"]), inner, max_size=3)),
+    max_leaves=8)
+_NAMES = st.sampled_from(["a", "b", "x1", "1"])
+_TYPES = st.sampled_from(["object", "array", "string", "integer", "number", "boolean", "null"])
+
+
+def _keywords(inner: st.SearchStrategy[Any], refs: bool) -> dict[str, st.SearchStrategy[Any]]:
+    bound = st.integers(-2, 2)
+    made: dict[str, st.SearchStrategy[Any]] = {
+        "type": st.one_of(_TYPES, st.lists(_TYPES, min_size=1, max_size=3, unique=True)),
+        "enum": st.lists(_VALUES, min_size=1, max_size=3),
+        "const": _VALUES,
+        "properties": st.dictionaries(_NAMES, inner, max_size=2),
+        "patternProperties": st.dictionaries(st.sampled_from(["^a", "1$", "[0-9]"]), inner, max_size=2),
+        "additionalProperties": inner,
+        "propertyNames": inner,
+        "required": st.lists(_NAMES, max_size=2, unique=True),
+        "minProperties": bound.map(abs), "maxProperties": bound.map(abs), "minItems": bound.map(abs),
+        "maxItems": bound.map(abs), "minLength": bound.map(abs), "maxLength": bound.map(abs),
+        "dependentRequired": st.dictionaries(_NAMES, st.lists(_NAMES, max_size=2, unique=True), max_size=2),
+        "items": inner,
+        "prefixItems": st.lists(inner, min_size=1, max_size=2),
+        "uniqueItems": st.booleans(),
+        "pattern": st.sampled_from(["^a", "1$", "[0-9]", "^$"]),
+        "minimum": bound, "maximum": bound,
+        "allOf": st.lists(inner, min_size=1, max_size=3),
+        "anyOf": st.lists(inner, min_size=1, max_size=3),
+        "oneOf": st.lists(inner, min_size=1, max_size=3),
+        "not": inner, "if": inner, "then": inner, "else": inner,
+    }
+    if refs:  # only to $defs/d, which has none: a loop of refs is more than jsonschema itself survives
+        made["$ref"] = st.just("#/$defs/d")
+    return made
+
+
+def _node(inner: st.SearchStrategy[Any], refs: bool = True) -> st.SearchStrategy[Any]:
+    makers = _keywords(inner, refs)
+    names = st.lists(st.sampled_from(sorted(makers)), min_size=1, max_size=4, unique=True)
+    return names.flatmap(lambda chosen: st.fixed_dictionaries({name: makers[name] for name in chosen}))
+
+
+# every schema also meets these: the edges of the bounds drawn above, true beside 1, nested repeats
+_PROBES: list[Any] = [*range(-3, 4), True, False, None, "", "a", "ab", "1", "a1", [], [1], [1, 1], [1, True], [[1], [1]],
+                      [{"a": 1}, {"a": True}], {}, {"a": 1}, {"a": True, "b": "a"}, {"1": [1]}, {"x1": {"a": None}}]
+_LEAF = st.one_of(st.booleans(), st.fixed_dictionaries({}), _node(st.booleans()))
+_DEF = _node(st.one_of(st.booleans(), _node(st.booleans(), refs=False)), refs=False)
+_SCHEMAS = st.tuples(st.recursive(_LEAF, _node, max_leaves=8), _DEF).map(
+    lambda pair: {**pair[0], "$defs": {"d": pair[1]}} if type(pair[0]) is dict else pair[0])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(schema=_SCHEMAS, instances=st.lists(_VALUES, min_size=1, max_size=4))
+def test_random_schemas_get_jsonschemas_verdict(schema: Any, instances: list[Any]) -> None:
+    """Never valid where jsonschema says invalid (nor the other way), however nodes nest, repeat and
+    refer to a definition, the same schema judged again and again through its kept judges."""
+    from jsonschema import Draft202012Validator
+
+    from pbem.core.quickschema import QuickSchema
+
+    if type(schema) is not dict:
+        schema = {"allOf": [schema]}
+    quick = QuickSchema(schema)
+    validator = Draft202012Validator(schema)
+    for instance in instances + _PROBES + instances:
+        expected = validator.is_valid(instance)
+        verdict = quick.verdict(instance)
+        assert verdict is None or verdict == expected, (schema, instance, verdict)
