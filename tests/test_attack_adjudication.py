@@ -488,3 +488,57 @@ def test_random_schemas_get_jsonschemas_verdict(schema: Any, instances: list[Any
         expected = validator.is_valid(instance)
         verdict = quick.verdict(instance)
         assert verdict is None or verdict == expected, (schema, instance, verdict)
+
+
+# --- a killed adjudication at every system call of the new commit (104bd3b6) ------------------------------
+
+from tests.test_crash_safety import fixed_clock, finish_and_compare, relocate, subprocess_env, templates  # noqa: E402,F401
+
+KILL_INSIDE_COMMIT = """
+import os, sys
+n, call = int(os.environ["CRASH_AT"]), os.environ["CRASH_CALL"]
+inside, count = [False], [0]
+real = getattr(os, call)
+def dying(*args, **kwargs):
+    if inside[0]:
+        count[0] += 1
+        if count[0] == n:
+            os._exit(137)
+    return real(*args, **kwargs)
+setattr(os, call, dying)
+import pbem.core.adjudicator as adjudicator
+real_commit = adjudicator.commit_folder
+def commit(final, files):
+    inside[0] = True
+    try:
+        return real_commit(final, files)
+    finally:
+        inside[0] = False
+adjudicator.commit_folder = commit
+from pbem.core import ruleset
+ruleset.register("duel", "tests.rulesets.duel:Duel")
+from pbem.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+# the first adjudication commits six files (the turn, two views, a signature each): open 8 (the
+# staging folder, six files, the parent after the rename), write 6, fsync 8 (on threads too)
+KILL_POINTS = [("open", n) for n in (1, 2, 7, 8)] + [("write", n) for n in (1, 6)] + [("fsync", n) for n in range(1, 9)]
+
+
+@pytest.mark.parametrize(("call", "n"), KILL_POINTS)
+def test_a_killed_adjudication_at_any_call_of_the_commit_passes_audit_and_is_finished(
+        call: str, n: int, templates: dict[str, Any], tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+    import sys
+
+    template, command, reference, _ = templates["adjudicate-turn"]
+    work = tmp_path / "w"
+    shutil.copytree(template, work)
+    command = relocate(command, template, work)
+    done = subprocess.run([sys.executable, "-c", KILL_INSIDE_COMMIT, *command],
+                          env=subprocess_env(CRASH_AT=str(n), CRASH_CALL=call), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 137, done.stdout + done.stderr  # the call was reached: the count above holds
+    finish_and_compare(work, command, reference)
+    assert not [p for p in (work / "game" / "turns").iterdir() if p.name.startswith(TMP_PREFIX)]
