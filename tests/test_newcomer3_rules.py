@@ -16,6 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pbem.core.cases import situation
 from pbem.core.errors import Problem
 from tests.test_cli_lifecycle import run
@@ -106,15 +108,19 @@ def test_a_move_carried_into_a_combat_phase_is_told_the_sequence_stands() -> Non
     assert carried.legal is not None and carried.legal.startswith("move, top; "), carried
 
 
-def test_a_stack_that_did_not_begin_together_is_told_where_each_began() -> None:
-    case = toc_case("german-movement", {"G-IR8": {"hex": "1403"}, "G-FA18": {"hex": "1404"}, "B-WK": {"hex": "3122"}})
+@pytest.mark.parametrize("began, said, path", [  # 9.5: began apart / began together but split during the phase
+    ("1404", ": G-IR8 began in 1403; G-FA18 began in 1404", ["1405"]),
+    ("1403", ": G-IR8 in 1404; G-FA18 in 1403 (9.5: a stack moves from where it stands)", ["1404", "1405"]),
+])
+def test_a_stack_that_is_no_stack_is_told_where_each_unit_began_or_stands(began: str, said: str,
+                                                                          path: list[str]) -> None:
+    case = toc_case("german-movement", {"G-IR8": {"hex": "1403"}, "G-FA18": {"hex": began}, "B-WK": {"hex": "3122"}})
     [problem] = validate(case, "german", [{"move": ["G-IR8"], "path": ["1404"]},
                                           {"move": ["G-IR8", "G-FA18"], "path": ["1405"]}])
-    assert problem.section == "9.5" and problem.order == 1, problem
-    assert problem.message.endswith(": G-IR8 began in 1403; G-FA18 began in 1404"), problem
+    assert problem.section == "9.5" and problem.order == 1 and problem.message.endswith(said), problem
     assert problem.legal == "one move order for each of [G-IR8], [G-FA18]", problem
     assert validate(case, "german", [{"move": ["G-IR8"], "path": ["1404", "1405"]},  # what it names, done
-                                     {"move": ["G-FA18"], "path": ["1405"]}]) == []
+                                     {"move": ["G-FA18"], "path": path}]) == []
 
 
 BOMBARD_FRONT = {"G-FA18": {"hex": "3104"}, "G-IR8": {"hex": "3105"}, "B-RF": {"hex": "3106"},
@@ -263,11 +269,3 @@ def test_a_melee_on_an_empty_hex_names_the_enemy_hexes_the_side_may_attack() -> 
     assert problem.section == "12.1" and problem.legal == "3106 (by G-IR8)", problem  # G-FA18 is artillery (12.1)
     assert validate(toc_case("german-combat", BOMBARD_FRONT), "german", [{"melee": "3106", "with": ["G-IR8"]}]) == []
 
-
-def test_a_stack_split_during_the_phase_is_told_where_each_part_stands() -> None:
-    case = toc_case("german-movement", {"G-IR8": {"hex": "1403"}, "G-FA18": {"hex": "1403"}, "B-WK": {"hex": "3122"}})
-    [problem] = validate(case, "german", [{"move": ["G-IR8"], "path": ["1404"]},
-                                          {"move": ["G-IR8", "G-FA18"], "path": ["1405"]}])
-    assert problem.section == "9.5" and problem.order == 1, problem
-    assert problem.message.startswith("the units are not in one hex now: G-IR8 in 1404; G-FA18 in 1403 "), problem
-    assert problem.legal == "one move order for each of [G-IR8], [G-FA18]", problem
