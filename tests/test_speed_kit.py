@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import importlib
+import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
@@ -9,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from pbem.core import yamlio
+from pbem.core import canonical_read, scalar_style, yamlio
 from pbem.rulesets.kit import tables
 
 from pbem.geometry.hexmap import HexMap
@@ -131,13 +134,23 @@ def test_a_copy_of_other_bytes_or_another_reader_is_not_used(byte_code_cache: Pa
     assert tables.kept_copy(path, data) == {"hostile": True}  # a copy is trusted as the byte-code beside it is
     assert tables.kept_copy(path, data + b"\n# changed\n") is None  # stale: the file's bytes changed
     assert tables.kept_copy_path(path, data) != tables.kept_copy_path(path, data + b" ")
-    tables._reader_key.cache_clear()
-    try:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(yaml, "__version__", "0.0.0")  # another reader
-            assert tables.kept_copy(path, data) is None
-    finally:
+    other = Path(tables.__file__).with_name("plain.py")  # a source file that is not the one read
+    for module in (importlib.import_module("yaml"), yamlio, canonical_read, scalar_style):  # another reader
         tables._reader_key.cache_clear()
+        try:
+            with pytest.MonkeyPatch.context() as patch:
+                if module.__name__ == "yaml":
+                    found = importlib.util.find_spec("yaml")
+                    assert found is not None
+                    spec = copy.copy(found)  # (not the module's own spec: changed, it would stay changed)
+                    spec.origin = str(other)  # another PyYAML (the key reads its package's source)
+                    patch.setattr(importlib.util, "find_spec", lambda name, *rest: spec)
+                else:
+                    patch.setattr(module, "__file__", str(other))
+                assert tables.kept_copy(path, data) is None, module.__name__
+        finally:
+            tables._reader_key.cache_clear()
+    assert tables.kept_copy(path, data) == {"hostile": True}  # and the same reader again finds it
 
 
 @pytest.mark.parametrize("damage", ["body", "header", "truncated", "empty", "not json"])
