@@ -289,8 +289,8 @@ class DecisionDesk(_SignedFile):
             _owner_problem(key, game, str(self.request["side"]), str(request_path))
         # Without --game the options keep their generic names: a request does not name its ruleset.
         self.rules = game.ruleset if game is not None else None
-        name = request_path.name.replace("request", "reply")
-        self.out = out or Path(name if name != request_path.name else "reply-" + name)
+        # As `pbem decide` names it: the seq in the name, as every seq's first request is request-000.
+        self.out = out or Path(f"reply-{int(self.request['seq']):04d}-{int(self.request['index']):03d}.yaml")
         self.namespace = signing.namespace("orders", str(self.request["game"]))
 
     def describe(self) -> dict[str, Any]:
