@@ -424,6 +424,10 @@ def _message_for(error: _Error, originals: Mapping[str, str]) -> str:
         message = f"expected {names}, got {_describe(instance)}"
         if "string" in expected and isinstance(instance, int) and not isinstance(instance, bool):
             message += f': quote it: "{instance}"'
+        if "array" in expected:
+            from .list_hints import with_list_hint  # what to write where a list was written otherwise
+
+            message = with_list_hint(message, instance, tuple(error.absolute_path))
         return message
     if keyword == "enum":
         return f"{_describe(instance)} is not allowed here; allowed values: {_list_values(value)}"
