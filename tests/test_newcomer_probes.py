@@ -103,6 +103,7 @@ def test_the_view_mail_of_a_side_not_awaited_does_not_ask_for_orders(tmp_path: P
     [german] = [m for m in mails if recipients(m) == [ADDRESSES["german"]] and "adjudication 1" in body_text(m)]
     [british] = [m for m in mails if recipients(m) == [ADDRESSES["british"]] and "adjudication 1" in body_text(m)]
     assert "To give orders" in body_text(british)  # the control: the awaited side is told how
+    assert "pbem check" in body_text(british) and "--game game.yaml" in body_text(british)  # and to check them
     assert "You give no orders in the next phase" in body_text(german)
     assert "To give orders" not in body_text(german)
 

@@ -615,7 +615,8 @@ def _indent(text: str) -> str:
 
 
 def _how_to(game_id: str, view_name: str) -> str:
-    return (f"To give orders: pbem orders {view_name} --out orders.yaml (or write them by hand), then\n"
+    return (f"To give orders: pbem orders {view_name} --game game.yaml --out orders.yaml (or write them\n"
+            f"by hand), check them with pbem check {view_name} orders.yaml --game game.yaml, then\n"
             f"    ssh-keygen -Y sign -f YOUR_KEY -n pbem-orders@{game_id} orders.yaml\n"
             "and mail orders.yaml and orders.yaml.sig to the judge as attachments, or paste the armored form\n"
             "(pbem sign orders.yaml --key YOUR_KEY --armor) into the text of a mail. Mail 'status' as the\n"
