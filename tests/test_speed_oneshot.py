@@ -48,7 +48,8 @@ NOT_FOR_A_CHECK = (
 
 def _run(tmp_path: Path, *args: str) -> tuple[int, set[str]]:
     out = tmp_path / "modules.json"
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    # a ledger of its own: a later sample view another test kept would make this one "not the latest"
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PBEM_LEDGER=str(tmp_path / "ledger"))
     subprocess.run([sys.executable, "-c", CHILD, str(out), *args], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     found = json.loads(out.read_text())
@@ -68,7 +69,7 @@ def test_a_check_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
 
 def test_a_check_of_canonical_files_does_without_pyyaml_once_kept_copies_are_written(tmp_path: Path) -> None:
     # As a user runs it: byte-code written, so the packaged tables' kept copies are too (the first run).
-    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(tmp_path / "pycache"))
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(tmp_path / "pycache"), PBEM_LEDGER=str(tmp_path / "ledger"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     found = []
     for attempt in range(2):
