@@ -14,6 +14,7 @@ reason names the commit); the others are attacks that failed.
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import threading
 from pathlib import Path
@@ -542,3 +543,56 @@ def test_a_killed_adjudication_at_any_call_of_the_commit_passes_audit_and_is_fin
     assert done.returncode == 137, done.stdout + done.stderr  # the call was reached: the count above holds
     finish_and_compare(work, command, reference)
     assert not [p for p in (work / "game" / "turns").iterdir() if p.name.startswith(TMP_PREFIX)]
+
+
+# --- fbsm victory in one pass (3166a6bb), against the code it replaced ------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def _victory_before_3166a6bb() -> Any:
+    """fbsm's victory module as git holds it just before 3166a6bb (not a copy written for the test)."""
+    import subprocess
+    import types
+
+    repo = Path(__file__).resolve().parent.parent
+    source = subprocess.run(["git", "show", "3166a6bb^:pbem/rulesets/fbsm/victory.py"], cwd=repo,
+                            capture_output=True, text=True, check=True).stdout
+    module = types.ModuleType("pbem.rulesets.fbsm._victory_before")
+    module.__package__ = "pbem.rulesets.fbsm"
+    exec(compile(source, "victory_before.py", "exec"), module.__dict__)
+    return module
+
+
+@functools.lru_cache(maxsize=1)
+def _recorded_fbsm_states() -> tuple[dict[str, Any], ...]:
+    from tests.test_speed_adjudication import recorded_turns
+
+    return tuple(turn["state"] for turn in recorded_turns())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_fbsm_victory_in_one_pass_gives_what_the_three_passes_gave(data: st.DataObject) -> None:
+    import copy
+
+    from pbem.core.ruleset import get, rules_for
+    from pbem.rulesets.fbsm import victory
+
+    states = _recorded_fbsm_states()
+    cfg = rules_for(get("fbsm"), states[0]).context
+    state = copy.deepcopy(data.draw(st.sampled_from(states)))
+    state["result"] = data.draw(st.sampled_from([None, None, None, {"winner": "us", "section": "x", "reason": "y"}]))
+    statuses = st.sampled_from(["active", "container", "drawn", "eliminated", "exited", "removed", "Active"])
+    for uid, unit in state["units"].items():
+        if data.draw(st.integers(0, 3)) == 0:
+            unit["status"] = data.draw(statuses)
+            unit.setdefault("hex", "0101")
+    gone = data.draw(st.sampled_from([None, "us", "german"]))
+    for uid, unit in state["units"].items():
+        if cfg.counters[uid].side == gone:
+            unit["status"] = data.draw(st.sampled_from(["eliminated", "eliminated", "container", "drawn", "exited"]))
+            unit.setdefault("hex", "0101")
+    before, after = copy.deepcopy(state), copy.deepcopy(state)
+    assert victory.check(cfg, after) == _victory_before_3166a6bb().check(cfg, before)
+    assert after == before
+
