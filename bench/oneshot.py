@@ -76,7 +76,8 @@ def main() -> int:
     python = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
-        env = dict(os.environ, PYTHONPYCACHEPREFIX=str(base / "pycache"))
+        # a scratch ledger: the player's own (~/.pbem/ledger) would hold whatever games this machine saw
+        env = dict(os.environ, PYTHONPYCACHEPREFIX=str(base / "pycache"), PBEM_LEDGER=str(base / "ledger"))
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         master = base / "master"
         side, orders, hand = prepare(master, args.rounds)

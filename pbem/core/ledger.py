@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, NamedTuple
 
 from . import chance, schemas, signing, yamlio
 from .archive import MAX_ARCHIVED_BYTES, write_signed
@@ -48,8 +47,7 @@ def ledger_folder(game_id: str, base: Path | str | None = None) -> Path:
     return ledger_base(base) / game_id
 
 
-@dataclass(frozen=True)
-class SignedFile:
+class SignedFile(NamedTuple):  # not a dataclass: `pbem check` reads the ledger, and dataclasses cost it 7 ms
     """A referee-signed file a player holds, checked: where it is (as named), its bytes, signature, document.
 
     The one type for a file of the ledger (or about to enter it) and for a view or receipt the
@@ -125,8 +123,7 @@ class SignedFile:
         return "-".join(parts + [tag]) + ".yaml"
 
 
-@dataclass(frozen=True)
-class Equivocation:
+class Equivocation(NamedTuple):
     """Two different referee-signed files for one slot: each signature verifies, so the pair is a proof."""
 
     what: str
@@ -143,8 +140,7 @@ class Equivocation:
                 "so the pair is a signed proof that the referee showed two versions")
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     held: SignedFile
     new: bool
     equivocations: tuple[Equivocation, ...]
