@@ -596,3 +596,111 @@ def test_fbsm_victory_in_one_pass_gives_what_the_three_passes_gave(data: st.Data
     assert victory.check(cfg, after) == _victory_before_3166a6bb().check(cfg, before)
     assert after == before
 
+
+
+# --- determinism: a fresh process under any hash seed writes what a warm one wrote ------------------------
+
+RUN_CLI = """
+import sys
+from pbem.core import ruleset
+ruleset.register("duel", "tests.rulesets.duel:Duel")
+from pbem.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("hash_seed", ["0", "1", "4242"])
+def test_a_fresh_process_under_any_hash_seed_writes_the_warm_runs_bytes(hash_seed: str, templates: dict[str, Any],
+                                                                        tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.test_cli_lifecycle import snapshot
+
+    template, command, reference, _ = templates["adjudicate-turn"]
+    work = tmp_path / "w"
+    shutil.copytree(template, work)
+    command = relocate(command, template, work)
+    done = subprocess.run([sys.executable, "-c", RUN_CLI, *command], env=subprocess_env(PYTHONHASHSEED=hash_seed),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert snapshot(work / "game") == reference
+
+
+def test_a_warm_process_writes_what_a_fresh_one_wrote(templates: dict[str, Any], tmp_path: Path) -> None:
+    """The same adjudication run twice in one process (the second with every cache warm: kept
+    documents, signatures, schema judges) writes the clean run's bytes both times."""
+    import shutil
+
+    from tests.test_cli_lifecycle import run, snapshot
+
+    template, command, reference, _ = templates["adjudicate-turn"]
+    for attempt in ("cold", "warm"):
+        work = tmp_path / attempt
+        shutil.copytree(template, work)
+        again = relocate(command, template, work)
+        assert run(*again).rc == 0
+        assert snapshot(work / "game") == reference
+
+
+# --- the real schemas, reached afresh each time (their marshal name, their judges), on hostile documents ---
+
+
+def _swap(value: Any) -> Any:
+    """A value JSON Schema tells apart from `value` though Python may not (true and 1, 1 and "1")."""
+    kind = type(value)
+    if kind is bool:
+        return int(value)
+    if kind is int:
+        return value == 1 if value in (0, 1) else str(value)
+    if kind is str:
+        return int(value) if value.isascii() and value.isdigit() else [value]
+    if value is None:
+        return False
+    if kind is list:
+        return {"0": value[0]} if value else {}
+    return list(value.values())
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield path
+    if type(value) is dict:
+        for key, item in value.items():
+            yield from _leaves(item, path + (key,))
+    elif type(value) is list:
+        for index, item in enumerate(value):
+            yield from _leaves(item, path + (index,))
+
+
+@functools.lru_cache(maxsize=1)
+def _real_documents() -> tuple[tuple[str, Any], ...]:
+    from pbem.core import yamlio
+    from tests.test_speed_quickschema import CASES
+
+    found = []
+    for _game, kind, path in CASES[::3]:
+        if kind in ("game", "turn", "view", "receipt", "orders"):
+            found.append((kind, yamlio.load_bytes(path.read_bytes(), path.name).data))
+    return tuple(found)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_real_schemas_loaded_afresh_agree_with_jsonschema_on_swapped_values(data: st.DataObject) -> None:
+    import copy
+
+    from pbem.core import schemas
+    from pbem.core.schemafiles import load_schema
+
+    kind, document = data.draw(st.sampled_from(_real_documents()))
+    document = copy.deepcopy(document)
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(list(_leaves(document))[1:]))
+        holder = document
+        for step in path[:-1]:
+            holder = holder[step]
+        holder[path[-1]] = _swap(holder[path[-1]])
+    expected = schemas._compiled(load_schema(kind)).validator.is_valid(document)
+    assert schemas.is_valid(document, load_schema(kind)) == expected
+    assert schemas.is_valid(document, load_schema(kind)) == expected  # the second time by the kept name
