@@ -118,7 +118,7 @@ def test_a_mistyped_unit_id_is_answered_with_the_id_it_likely_meant(tmp_path: Pa
 
 
 def test_a_look_alike_slip_is_answered_with_that_one_id() -> None:
-    from pbem.core.orders import close_names
+    from pbem.core.guesses import close_names
 
     assert close_names("GO1", ["G01", "G91", "G90", "G10"]) == ["G01"]
     assert close_names("g-ir12", ["G-IR12", "G-IR120"]) == ["G-IR12"]

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Collection, NamedTuple
 
-from . import guesses, order_shapes, schemas, yamlio
+from . import order_shapes, schemas, yamlio
 from .errors import Problem
-from .guesses import close_names as close_names  # (named here too, where callers found it first)
 from .ruleset import Rules
 from .schemafiles import load_schema, orders_schema
 
@@ -125,8 +124,11 @@ def rule_problems(doc: yamlio.Document, rules: Rules, view_state: dict[str, Any]
     if too_many:
         return too_many
     found = schemas.problems(doc, orders_schema(rules.ruleset, phase))
-    shape = [guesses.with_a_look_alike(problem, doc.data, view_state, side)
-             for problem in order_shapes.explained(doc, rules.ruleset, phase, found)]
+    shape = order_shapes.explained(doc, rules.ruleset, phase, found)
+    if shape:
+        from . import guesses  # only a refusal needs a guess
+
+        shape = [guesses.with_a_look_alike(problem, doc.data, view_state, side) for problem in shape]
     orders = doc.data.get("orders") if isinstance(doc.data, dict) else None
     if not awaited or not isinstance(orders, list) or len(found) > schemas.MAX_PROBLEMS:
         return shape  # (more than MAX_PROBLEMS: the schema stopped looking, so which orders are sound is unknown)
@@ -143,6 +145,8 @@ def rule_problems(doc: yamlio.Document, rules: Rules, view_state: dict[str, Any]
         mark = doc.mark(path)
         message = problem.message
         if order is not None:
+            from . import guesses  # only a refusal needs a guess
+
             message = guesses.with_a_guess(message, guesses.value_at(orders[order], problem.path), problem.legal,
                                            view_state, side)
         located.append(Problem(message, file=doc.file, line=mark.line if mark else None,
