@@ -692,3 +692,18 @@ def test_real_schemas_loaded_afresh_agree_with_jsonschema_on_swapped_values(data
     expected = schemas._compiled(load_schema(kind)).validator.is_valid(document)
     assert schemas.is_valid(document, load_schema(kind)) == expected
     assert schemas.is_valid(document, load_schema(kind)) == expected  # the second time by the kept name
+
+
+@pytest.mark.parametrize("hash_seed", ["0", "99"])
+@pytest.mark.parametrize("game", ["fbsm", "bob"])
+def test_recorded_games_replay_to_their_bytes_in_a_fresh_process_under_any_hash_seed(hash_seed: str, game: str) -> None:
+    """`pbem audit` replays every adjudication of a recorded game (fbsm's one-pass victory included)
+    and compares the states, turns and views it makes with the recorded ones."""
+    import subprocess
+    import sys
+
+    folder = Path(__file__).resolve().parent.parent / "samples" / game / "game"
+    done = subprocess.run([sys.executable, "-m", "pbem", "audit", str(folder)], env=subprocess_env(PYTHONHASHSEED=hash_seed),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "adjudications verified" in done.stdout
