@@ -45,6 +45,10 @@ for _pattern, _first in ((_BOOL, "yYnNtTfFoO"), (_FLOAT, "-+0123456789."), (_INT
     for _char in _first:
         _RESOLVERS[_char] = _RESOLVERS.get(_char, ()) + (_pattern,)
 
+# Every character PyYAML's number and date patterns hold (first characters "-+.0123456789"): a text
+# with any other is none of them, told without compiling the patterns.
+_NUMERIC_CHARACTERS = frozenset("0123456789+-._: \teEbBoOxXabcdefABCDEFtTZiInN")
+
 # Characters that make PyYAML's analysis refuse the plain style when a text starts with them.
 _INDICATOR_START = frozenset("#,[]{}&*!|>'\"%@`")
 
@@ -55,7 +59,10 @@ def read_as_string(text: str) -> bool:
     The patterns are compiled on first use (re's cache), and only the few keyed by the text's
     first character are asked: a name starting with a letter other than y, n, t, f or o asks none.
     """
-    return not any(re.match(pattern, text, re.X) for pattern in _RESOLVERS.get(text[0], ()))
+    patterns = _RESOLVERS.get(text[0], ())
+    if not patterns or (text[0] in "-+.0123456789" and not set(text) <= _NUMERIC_CHARACTERS):
+        return True
+    return not any(re.match(pattern, text, re.X) for pattern in patterns)
 
 
 def plain_allowed(text: str) -> bool:
