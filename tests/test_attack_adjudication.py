@@ -134,12 +134,14 @@ def test_a_failed_fsync_on_a_worker_thread_reaches_the_caller(tmp_path: Path, mo
                    "link put in its place gets the turn's files and is renamed into turns/ as the turn")
 def test_a_staging_folder_swapped_for_a_link_writes_nothing_outside(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """Someone swaps the fresh staging folder for a link to another folder before it is opened:
-    the files must not land in that other folder, nor a link become the turn."""
+    """Someone who can write in turns/ swaps the fresh staging folder for a link to another folder
+    (here another game's committed turn) before it is opened: nothing there may be overwritten,
+    nothing written, nor a link become the turn."""
     turns = tmp_path / "turns"
     turns.mkdir()
-    outside = tmp_path / "outside"
-    outside.mkdir()
+    outside = tmp_path / "other-game" / "turns" / "0001"
+    outside.mkdir(parents=True)
+    (outside / "turn.yaml").write_bytes(b"another game's turn\n")
     real_mkdir = os.mkdir
 
     def swapping(path: Any, *args: Any, **kwargs: Any) -> None:
@@ -154,7 +156,8 @@ def test_a_staging_folder_swapped_for_a_link_writes_nothing_outside(tmp_path: Pa
     except OSError:
         pass
     monkeypatch.undo()
-    assert list(outside.iterdir()) == [], "the turn's files were written through the link"
+    assert (outside / "turn.yaml").read_bytes() == b"another game's turn\n", "another game's turn was overwritten"
+    assert [p.name for p in outside.iterdir()] == ["turn.yaml"], "the turn's files were written through the link"
     assert not (turns / "0001").is_symlink()
 
 
