@@ -10,7 +10,8 @@ Each test plays the unlucky crash, the hostile file, the dishonest player or ref
 shortcut and asserts what must hold. A test marked xfail(strict) is a defect still open (its
 reason names the commit); the others are attacks that failed.
 
-Open defects (xfail): a staging folder swapped for a link is written through, overwriting files of
+Open defects (xfail): a turns/ folder the first commit creates is not made durable in the game
+folder (104bd3b6, as before it); a staging folder swapped for a link is written through, overwriting files of
 the turn's names in the folder linked to, and the link becomes the turn (104bd3b6, as before it); a
 .tmp- link to a folder is never swept (104bd3b6's `_remove_temporary`, as before it); a seq folder
 that is a link loop makes its listing raise a bare OSError (83a0f060, a regression from Path.is_dir).
@@ -133,6 +134,28 @@ def test_a_failed_fsync_on_a_worker_thread_reaches_the_caller(tmp_path: Path, mo
     with pytest.raises(OSError, match="worker fsync failed"):
         commit_folder(tmp_path / "0001", FILES)
     assert failed_on and not (tmp_path / "0001").exists()
+
+
+@pytest.mark.xfail(strict=True, reason="104bd3b6 (as before it): a parent commit_folder creates (turns/ at the first "
+                   "turn) is never fsynced in its own parent, so a power loss can lose the whole turns/ entry")
+def test_a_parent_folder_the_commit_creates_is_itself_made_durable(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "game"
+    root.mkdir()
+    synced: set[tuple[int, int]] = set()
+    real = os.fsync
+
+    def recording(fd: int) -> None:
+        info = os.fstat(fd)
+        synced.add((info.st_dev, info.st_ino))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", recording)
+    commit_folder(root / "turns" / "0001", FILES)
+    monkeypatch.undo()
+    for folder in (root / "turns", root):  # the new entry "0001" in turns/, the new entry "turns" in the game
+        info = folder.stat()
+        assert (info.st_dev, info.st_ino) in synced, f"{folder} not fsynced"
 
 
 @pytest.mark.xfail(strict=True, reason="104bd3b6 (as before it): the staging folder is opened without O_NOFOLLOW and its "
