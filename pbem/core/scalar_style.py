@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 
-# PyYAML's implicit resolvers, keyed by the first character of the text, as its Resolver holds them.
-_BOOL = r"""^(?:yes|Yes|YES|no|No|NO
-            |true|True|TRUE|false|False|FALSE
-            |on|On|ON|off|Off|OFF)$"""
+# PyYAML's implicit resolvers (its resolver.py). Those of words (bool, null, merge, value) match
+# exactly these texts; the number and date patterns are kept as PyYAML writes them, keyed by the
+# first characters PyYAML asks them for.
+_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF "
+                   "~ null Null NULL << =".split())
 _FLOAT = r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
             |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
             |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
@@ -29,24 +30,16 @@ _INT = r"""^(?:[-+]?0b[0-1_]+
             |[-+]?(?:0|[1-9][0-9_]*)
             |[-+]?0x[0-9a-fA-F_]+
             |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$"""
-_MERGE = r"^(?:<<)$"
-_NULL = r"""^(?: ~
-            |null|Null|NULL
-            | )$"""
 _TIMESTAMP = r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
             |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
              (?:[Tt]|[ \t]+)[0-9][0-9]?
              :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
              (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$"""
-_VALUE = r"^(?:=)$"
-_RESOLVERS: dict[str, tuple[str, ...]] = {}
-for _pattern, _first in ((_BOOL, "yYnNtTfFoO"), (_FLOAT, "-+0123456789."), (_INT, "-+0123456789"),
-                         (_MERGE, "<"), (_NULL, "~nN"), (_TIMESTAMP, "0123456789"), (_VALUE, "=")):
-    for _char in _first:
-        _RESOLVERS[_char] = _RESOLVERS.get(_char, ()) + (_pattern,)
+_NUMBER_PATTERNS = {char: (_FLOAT, _INT) + ((_TIMESTAMP,) if char.isdigit() else ()) for char in "-+0123456789"}
+_NUMBER_PATTERNS["."] = (_FLOAT,)
 
-# Every character PyYAML's number and date patterns hold (first characters "-+.0123456789"): a text
-# with any other is none of them, told without compiling the patterns.
+# Every character those number and date patterns hold: a text with any other is none of them,
+# told without compiling the patterns.
 _NUMERIC_CHARACTERS = frozenset("0123456789+-._: \teEbBoOxXabcdefABCDEFtTZiInN")
 
 # Characters that make PyYAML's analysis refuse the plain style when a text starts with them.
@@ -56,11 +49,13 @@ _INDICATOR_START = frozenset("#,[]{}&*!|>'\"%@`")
 def read_as_string(text: str) -> bool:
     """Whether PyYAML's resolver reads the plain scalar `text` (not empty) as a string.
 
-    The patterns are compiled on first use (re's cache), and only the few keyed by the text's
-    first character are asked: a name starting with a letter other than y, n, t, f or o asks none.
+    The number patterns are compiled on first use (re's cache), and only for a text that starts
+    like a number and holds nothing but their characters.
     """
-    patterns = _RESOLVERS.get(text[0], ())
-    if not patterns or (text[0] in "-+.0123456789" and not set(text) <= _NUMERIC_CHARACTERS):
+    if text in _WORDS:
+        return False
+    patterns = _NUMBER_PATTERNS.get(text[0], ())
+    if not patterns or not set(text) <= _NUMERIC_CHARACTERS:
         return True
     return not any(re.match(pattern, text, re.X) for pattern in patterns)
 
