@@ -10,11 +10,12 @@ Each test plays the unlucky crash, the hostile file, the dishonest player or ref
 shortcut and asserts what must hold. A test marked xfail(strict) is a defect still open (its
 reason names the commit); the others are attacks that failed.
 
-Open defects (xfail): a turns/ folder the first commit creates is not made durable in the game
-folder (104bd3b6, as before it); a staging folder swapped for a link is written through, overwriting files of
-the turn's names in the folder linked to, and the link becomes the turn (104bd3b6, as before it); a
-.tmp- link to a folder is never swept (104bd3b6's `_remove_temporary`, as before it); a seq folder
-that is a link loop makes its listing raise a bare OSError (83a0f060, a regression from Path.is_dir).
+Defects found and since fixed (each test below failed before the fix): a turns/ folder the first
+commit created was not made durable in the game folder (104bd3b6, as before it); a staging folder
+swapped for a link was written through, overwriting files of the turn's names in the folder linked
+to, and the link became the turn (104bd3b6, as before it); a .tmp- link to a folder was never swept
+(104bd3b6's `_remove_temporary`, as before it); a seq folder that is a link loop made its listing
+raise a bare OSError (83a0f060, a regression from Path.is_dir).
 """
 
 from __future__ import annotations
@@ -136,8 +137,6 @@ def test_a_failed_fsync_on_a_worker_thread_reaches_the_caller(tmp_path: Path, mo
     assert failed_on and not (tmp_path / "0001").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="104bd3b6 (as before it): a parent commit_folder creates (turns/ at the first "
-                   "turn) is never fsynced in its own parent, so a power loss can lose the whole turns/ entry")
 def test_a_parent_folder_the_commit_creates_is_itself_made_durable(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "game"
@@ -158,9 +157,6 @@ def test_a_parent_folder_the_commit_creates_is_itself_made_durable(tmp_path: Pat
         assert (info.st_dev, info.st_ino) in synced, f"{folder} not fsynced"
 
 
-@pytest.mark.xfail(strict=True, reason="104bd3b6 (as before it): the staging folder is opened without O_NOFOLLOW and its "
-                   "files without O_EXCL, so a link put in its place gets the turn's files (truncating files of "
-                   "those names there, another game's turn say) and is renamed into turns/ as the turn")
 def test_a_staging_folder_swapped_for_a_link_writes_nothing_outside(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Someone who can write in turns/ swaps the fresh staging folder for a link to another folder
@@ -190,8 +186,6 @@ def test_a_staging_folder_swapped_for_a_link_writes_nothing_outside(tmp_path: Pa
     assert not (turns / "0001").is_symlink()
 
 
-@pytest.mark.xfail(strict=True, reason="104bd3b6 (_remove_temporary, as the sweep before it): entry.is_dir() follows a "
-                   "link, and rmtree refuses a link silently, so a .tmp- link to a folder is never swept")
 def test_the_sweep_removes_a_temporary_name_that_is_a_link_to_a_folder(tmp_path: Path) -> None:
     root = tmp_path / "game"
     (root / "turns").mkdir(parents=True)
@@ -335,8 +329,6 @@ def test_a_seq_folder_that_is_a_file_or_a_fifo_lists_nothing(tmp_path: Path) -> 
         assert archive.orphan_receipts(seq) == []
 
 
-@pytest.mark.xfail(strict=True, reason="83a0f060: _listing lets ELOOP through (Path.is_dir said False): a seq folder "
-                   "that is a link loop makes every listing of it raise a bare OSError")
 def test_a_seq_folder_that_is_a_link_loop_lists_nothing(tmp_path: Path) -> None:
     root = tmp_path / "game"
     (root / "orders").mkdir(parents=True)

@@ -283,8 +283,9 @@ def test_commit_folder_writes_what_open_wb_wrote_and_fsyncs_each_once(tmp_path: 
     for name, data in files.items():
         assert (final / name).read_bytes() == data
         assert stat.S_IMODE((final / name).stat().st_mode) == reference_mode
-    inodes = {(p.stat().st_dev, p.stat().st_ino) for p in [*final.iterdir(), final, final.parent]}
-    assert sorted(synced) == sorted(inodes)  # every file, the folder and its parent: each exactly once
+    # every file, the folder and its parent, and the game folder (turns/ was made here): each exactly once
+    inodes = {(p.stat().st_dev, p.stat().st_ino) for p in [*final.iterdir(), final, final.parent, tmp_path]}
+    assert sorted(synced) == sorted(inodes)
     assert [p.name for p in final.parent.iterdir()] == ["0001"]  # no staging folder left
 
 
@@ -294,6 +295,7 @@ def test_a_failed_fsync_commits_nothing_and_waits_for_the_others(tmp_path: Path,
     from pbem.core import archive
 
     files = {f"f{i}.yaml": b"x" * (i + 1) for i in range(6)}
+    (tmp_path / "turns").mkdir()  # as after the first turn (the first also flushes turns/ in the game folder)
     asked: list[int] = []
     real_fsync = os.fsync
 

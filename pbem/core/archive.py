@@ -177,9 +177,25 @@ def _temporary(folder: Path, make: Callable[[str], object]) -> str:
 
 
 def _remove_tree(path: str | Path) -> None:
+    """Remove a temporary folder; a link in its place is removed itself, never followed."""
+    if os.path.islink(path):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        return
     import shutil  # only when a temporary is left over or a commit failed
 
     shutil.rmtree(path, ignore_errors=True)
+
+
+def _make_durable_folders(folder: Path) -> None:
+    """Create `folder` and any missing folder above it, each new entry flushed in its parent."""
+    missing = []
+    while not folder.is_dir():
+        missing.append(folder)
+        folder = folder.parent
+    for new in reversed(missing):
+        new.mkdir(exist_ok=True)
+        fsync_dir(new.parent)
 
 
 def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
@@ -219,16 +235,19 @@ def commit_folder(final: Path, files: Mapping[str, bytes]) -> None:
     if final.exists():
         raise ArchiveError(f"{final} already exists; the archive only grows")
     if not final.parent.is_dir():
-        final.parent.mkdir(parents=True, exist_ok=True)
+        _make_durable_folders(final.parent)  # turns/ at the first turn: its entry in the game folder too
     staging = _temporary(final.parent, lambda name: os.mkdir(name, 0o700))
     fds: list[int] = []
     try:
-        fds.append(os.open(staging, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
+        # Not through a link put in the staging folder's place, and only into files it creates.
+        fds.append(os.open(staging, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC))
         folder = fds[0]
         for name, data in files.items():
             fds.append(os.open(name, _NEW_FILE, 0o666, dir_fd=folder))  # the mode `open(name, "wb")` gives
             _write_all(fds[-1], data)
         fsync_fds(fds[1:] + fds[:1])
+        if not _same_file(os.lstat(staging), os.fstat(folder)):  # swapped since: rename nothing of another
+            raise ArchiveError(f"{staging} was replaced while the turn was written into it")
         os.rename(staging, final)
     except BaseException:
         _remove_tree(staging)
@@ -239,7 +258,11 @@ def commit_folder(final: Path, files: Mapping[str, bytes]) -> None:
     fsync_dir(final.parent)
 
 
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -297,7 +320,7 @@ class StoredFile(NamedTuple):  # not a dataclass: a tenth of the cost to create 
 def _remove_temporary(entry: os.DirEntry[str]) -> None:
     """What an interrupted write left: a folder (not followed if a link) or a file."""
     try:
-        is_dir = entry.is_dir()
+        is_dir = entry.is_dir(follow_symlinks=False)  # a link is removed itself (rmtree refuses one)
     except OSError:
         is_dir = False
     if is_dir:
@@ -312,8 +335,10 @@ def _listing(folder: str) -> dict[str, os.DirEntry[str]]:
     try:
         with os.scandir(folder) as entries:
             return {entry.name: entry for entry in entries}
-    except (FileNotFoundError, NotADirectoryError):
-        return {}
+    except OSError as error:
+        if error.errno in _NOT_THERE:  # missing, no folder, a link loop: `Path.is_dir` says False
+            return {}
+        raise
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
