@@ -32,7 +32,7 @@ import pytest
 import pbem.core.archive as archive_module
 from pbem.core import doccache, signing
 from pbem.core.archive import TMP_PREFIX, commit_folder
-from pbem.core.errors import SignatureError
+from pbem.core.errors import ArchiveError, SignatureError
 
 # --- commit_folder through kept descriptors (104bd3b6, b42ece98) -------------------------------------
 
@@ -731,3 +731,61 @@ def test_recorded_games_replay_to_their_bytes_in_a_fresh_process_under_any_hash_
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "adjudications verified" in done.stdout
+
+
+# --- the fix of the staging folder (081db7c3) attacked in turn --------------------------------------------
+
+
+def test_a_staging_folder_swapped_after_it_was_opened_is_not_renamed_into_place(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The swap comes later, while the files are being flushed: the real folder moved away, a link
+    to another folder put in its name. The link must not become the turn."""
+    turns = tmp_path / "turns"
+    turns.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    moved = tmp_path / "moved"
+    real_fsync = os.fsync
+    swapped: list[str] = []
+    lock = threading.Lock()
+
+    def swapping(fd: int) -> None:
+        with lock:
+            if not swapped:
+                staging = next(p for p in turns.iterdir() if p.name.startswith(TMP_PREFIX))
+                os.rename(staging, moved)
+                os.symlink(elsewhere, staging)
+                swapped.append(staging.name)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", swapping)
+    with pytest.raises(ArchiveError, match="was replaced"):
+        commit_folder(turns / "0001", FILES)
+    monkeypatch.undo()
+    assert swapped
+    assert not os.path.lexists(turns / "0001")
+    assert list(elsewhere.iterdir()) == []
+    assert [p.name for p in turns.iterdir()] == []  # the link in the staging name removed too
+
+
+def test_a_file_planted_in_the_staging_folder_is_never_written_through(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hard link to someone's file put in the fresh staging folder under a turn file's name: the
+    commit must fail rather than truncate and overwrite that file."""
+    turns = tmp_path / "turns"
+    turns.mkdir()
+    victim = tmp_path / "victim.yaml"
+    victim.write_bytes(b"keep me\n")
+    real_mkdir = os.mkdir
+
+    def planting(path: Any, *args: Any, **kwargs: Any) -> None:
+        real_mkdir(path, *args, **kwargs)
+        if os.path.basename(os.fspath(path)).startswith(TMP_PREFIX):
+            os.link(victim, os.path.join(path, "red.yaml"))
+
+    monkeypatch.setattr(os, "mkdir", planting)
+    with pytest.raises(OSError):
+        commit_folder(turns / "0001", FILES)
+    monkeypatch.undo()
+    assert victim.read_bytes() == b"keep me\n"
+    assert list(turns.iterdir()) == []
