@@ -534,9 +534,10 @@ from pbem.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
-# the first adjudication commits six files (the turn, two views, a signature each): open 8 (the
-# staging folder, six files, the parent after the rename), write 6, fsync 8 (on threads too)
-KILL_POINTS = [("open", n) for n in (1, 2, 7, 8)] + [("write", n) for n in (1, 6)] + [("fsync", n) for n in range(1, 9)]
+# the first adjudication creates turns/ and commits six files (the turn, two views, a signature
+# each): open 9 (the game folder for the new turns/, the staging folder, six files, turns/ after the
+# rename), write 6, fsync 9 (on threads too)
+KILL_POINTS = [("open", n) for n in (1, 2, 3, 8, 9)] + [("write", n) for n in (1, 6)] + [("fsync", n) for n in range(1, 10)]
 
 
 @pytest.mark.parametrize(("call", "n"), KILL_POINTS)
