@@ -790,3 +790,37 @@ def test_a_file_planted_in_the_staging_folder_is_never_written_through(tmp_path:
     monkeypatch.undo()
     assert victim.read_bytes() == b"keep me\n"
     assert list(turns.iterdir()) == []
+
+
+# --- what a kept canonical copy of a player's own file rests on: dump, then read back, is the file --------
+# (the copies kept at the intake, in flight at 23:34 as pbem/core/private_copies.py, read a player's
+# file through `read_canonical(yamlio.dump(what the strict loader read))`)
+
+HAND_WRITTEN = [
+    b"# my orders\nside: red   # me\norders: [{move: A1, to: '0101'}, {fire: B2}]\n",
+    b"side: red\norders:\n  - {move: A1, to: 0101x}\n  - move: \"A\\u00e9\"\n    to: 'it''s'\n",
+    b"side: red\nnote: |\n  two lines\n  and a tail  \nkeep: >-\n  folded\n  text\n",
+    b"side: red\nwords: [yes, no, on, off, y, n, null, ~, true, 'true', .inf, 0o17, 0x1f, 1_000, 1e3, 12:30]\n",
+    b"side: red\nbig: 123456789012345678901234567890\nneg: -0\nplus: +5\nzero: 007x\n",
+    b"side: red\nanchor: &a {x: 1}\nagain: *a\n",
+    b"side: red\nodd: \"tab\\there\\r\\n\\u2028end\"\nemoji: \"\\U0001F600\"\nnbsp: \"\\u00a0x\\u00a0\"\n",
+    b"{side: red, orders: [], standing: {b: 1, a: 2}, \"quoted key\": x, '2': two, 3: three}\n",
+    b"side: red\nempty: ''\nspaces: '  '\ndash: '-'\ncolon: 'a: b'\nhash: 'a #b'\nlead: ' x'\n",
+    b"side: red\ndate: 2026-11-28\ntime: 2026-11-28T00:00:00Z\nver: 1.0\n",
+]
+
+
+@pytest.mark.parametrize("data", HAND_WRITTEN, ids=range(len(HAND_WRITTEN)))
+def test_a_hand_written_file_dumped_and_read_back_canonically_is_what_the_strict_loader_read(data: bytes) -> None:
+    from pbem.core import yamlio
+    from pbem.core.canonical_read import read_canonical
+    from pbem.core.errors import PbemError
+
+    try:
+        strict = yamlio.load_bytes(data, "orders.yaml").data
+    except PbemError:
+        return  # refused at the intake: never kept
+    text = yamlio.dump(strict).encode("utf-8")
+    back = read_canonical(text)
+    if back is not None:  # None: not read canonically, so the file itself is read again (only slower)
+        assert back == strict and repr(back) == repr(strict)  # types (true, 1, "1") and key order too
