@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from . import chance, clock, schemas, signing, yamlio
+from . import chance, clock, private_copies, schemas, signing, yamlio
 from .archive import Archive, commit_folder, seq_dir, view_rel
 from .doccache import remember, remember_signature, verified_signer
 from .errors import ArchiveError, OrdersError, PbemError, Problem
@@ -137,7 +137,8 @@ def load_accepted(archive: Archive, game: Game, rel: str) -> AcceptedOrders:
     # the intake checked this signature when the file came in: a referee that stays up (the mail
     # judge) may have the answer kept by the SHA-256 of the same bytes (only good answers are kept)
     side = verified_signer(stored.data, stored.signature, game.orders_namespace(), game.side_keys, file=rel)
-    doc = load_data(stored.data, rel)
+    # a player's own file (no canonical text) through the copy the intake kept of what it read
+    doc = private_copies.read(archive, game.id, stored.data) or load_data(stored.data, rel)
     if doc.get("side") != side:
         raise ArchiveError(f"{rel}: names side {doc.get('side')!r} but is signed by {side!r}")
     return AcceptedOrders(side, rel, stored.data, doc["entropy"], doc["orders"], dict(doc.get("standing") or {}))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple, Sequence
 
-from . import chance, clock, options, schemas, signing, yamlio
+from . import chance, clock, options, private_copies, schemas, signing, yamlio
 from .archive import Archive, receipt_rel, seq_dir
 from .errors import ArchiveError, OrdersError, PbemError, Problem, SignatureError
 from .game import Game, load_game, noted_referee_key
@@ -199,6 +199,7 @@ def _accept_orders(game: Game, position: Position, doc: yamlio.Document, data: b
             # command under the lock removes; never an accepted file without its receipt.
             signed = _write_receipt(archive, game, referee, receipt)
             archive.write_signed_rel(rel, data, candidate.signature)
+            private_copies.keep(archive, game.id, data, doc.data)  # so the adjudication need not parse it
     have = {side for side, _, _ in archive.orders_files(expect.seq)} | {signer}
     return Receipt(signer, "orders", expect.seq, rel, chance.file_hash(data),
                    tuple(side for side in expect.awaiting if side not in have), replaces, signed, again=bool(same))
