@@ -824,3 +824,25 @@ def test_a_hand_written_file_dumped_and_read_back_canonically_is_what_the_strict
     back = read_canonical(text)
     if back is not None:  # None: not read canonically, so the file itself is read again (only slower)
         assert back == strict and repr(back) == repr(strict)  # types (true, 1, "1") and key order too
+
+
+def test_a_kept_copy_serves_only_its_own_game_bytes_and_secret(tmp_path: Path) -> None:
+    """3f776670's copies: a copy sealed for one game, file or secret is never read as another's."""
+    from pbem.core import private_copies
+    from pbem.core.archive import Archive
+
+    data = HAND_WRITTEN[0]
+    other = HAND_WRITTEN[1]
+    doc = {"side": "red", "orders": [{"move": "A1", "to": "0101"}, {"fire": "B2"}]}
+    (tmp_path / "game").mkdir()
+    archive = Archive(tmp_path / "game")
+    archive.write_secret("11" * 32)
+    private_copies.keep(archive, "game-one", data, doc)
+    assert private_copies.read(archive, "game-one", data) == doc
+    assert private_copies.read(archive, "game-two", data) is None  # another game with the same secret
+    sealed = archive.read_private(private_copies.copy_name(data), limit=1 << 20)
+    assert sealed is not None
+    archive.write_private(private_copies.copy_name(other), sealed)  # moved to another file's name
+    assert private_copies.read(archive, "game-one", other) is None
+    archive.write_secret("22" * 32)  # the same store under another secret
+    assert private_copies.read(archive, "game-one", data) is None
