@@ -4,7 +4,8 @@ The commits attacked: 104bd3b6 and b42ece98 (a turn folder written through kept 
 fsyncs on threads), 83a0f060 (scandir listings; the lock yields the last committed seq),
 87df9639 and e99ce1c5 (schema nodes made once into judges), 46e77c71 (schema copies found by a
 marshal name), a27b663b (orders signatures through `doccache.verified_signer`), 3166a6bb (fbsm
-victory in one pass) and 44c8f2ce (adjudicate reads through its own Archive).
+victory in one pass) and 44c8f2ce (adjudicate reads through its own Archive); then the fixes of
+081db7c3 (the staging folder) and 3f776670 (sealed copies of players' own files).
 
 Each test plays the unlucky crash, the hostile file, the dishonest player or referee against one
 shortcut and asserts what must hold. A test marked xfail(strict) is a defect still open (its
@@ -15,7 +16,7 @@ commit created was not made durable in the game folder (104bd3b6, as before it);
 swapped for a link was written through, overwriting files of the turn's names in the folder linked
 to, and the link became the turn (104bd3b6, as before it); a .tmp- link to a folder was never swept
 (104bd3b6's `_remove_temporary`, as before it); a seq folder that is a link loop made its listing
-raise a bare OSError (83a0f060, a regression from Path.is_dir).
+raise a bare OSError (83a0f060, a regression from Path.is_dir). Fixed by 081db7c3.
 """
 
 from __future__ import annotations
