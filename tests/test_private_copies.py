@@ -174,3 +174,14 @@ def test_adjudicating_a_hand_written_file_does_without_pyyaml(awaiting: Path, tm
     assert found[1]["code"] in (0, None)
     assert "pbem.core.adjudicator" in found[1]["modules"]
     assert not any(name == "yaml" or name.startswith("yaml.") for name in found[1]["modules"])
+
+
+def test_no_copy_is_kept_that_could_not_be_read_without_pyyaml(awaiting: Path, tmp_path: Path) -> None:
+    here = tmp_path / "work"
+    shutil.copytree(awaiting, here, symlinks=True)
+    archive = Archive(here / "game")
+    data = b"# a player's file\nnote: \"a\\tb\"\n"
+    private_copies.keep(archive, "demo-fbsm", data, {"note": "a\tb"})  # its dump needs an escape
+    assert _copies(here) == []
+    private_copies.keep(archive, "demo-fbsm", data, {"note": "a b"})  # the control: this one is kept
+    assert len(_copies(here)) == 1

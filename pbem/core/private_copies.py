@@ -32,9 +32,13 @@ def copy_name(data: bytes) -> str:
 
 
 def _tag(secret: bytes, game: str, data: bytes, text: bytes) -> bytes:
+    """The seal: over pbem's version too, as another version's loader might read the file otherwise."""
     import hmac  # only a copy kept or read needs it
 
-    return hmac.digest(secret, chance.enc(_TAG_LABEL, game, hashlib.sha256(data).digest(), text), "sha256")
+    from pbem import __version__
+
+    return hmac.digest(secret, chance.enc(_TAG_LABEL, __version__, game, hashlib.sha256(data).digest(), text),
+                       "sha256")
 
 
 def sealed_copy(secret: bytes, game: str, data: bytes, doc: Any) -> bytes:
@@ -50,7 +54,10 @@ def keep(archive: Archive, game: str, data: bytes, doc: Any) -> None:
         return
     try:
         secret = bytes.fromhex(archive.read_secret())
-        archive.write_private(copy_name(data), sealed_copy(secret, game, data, doc))
+        sealed = sealed_copy(secret, game, data, doc)
+        if read_canonical(sealed[len(COPY_MAGIC) + _TAG_BYTES:]) is None:
+            return  # (a string with an escape, say) the adjudication could not read it without PyYAML either
+        archive.write_private(copy_name(data), sealed)
     except (OSError, ValueError, TypeError, PbemError):  # no secret here, a store that cannot be written
         return
 
