@@ -28,7 +28,9 @@ def test_a_genuine_view_passes_and_a_tampered_one_is_refused(tmp_path: Path) -> 
     assert run("orders", view).rc == 0  # without --game nothing is checked, and the player is told so
     assert "was not checked" in run("orders", view).err
     view.write_bytes(view.read_bytes().replace(b"seq: 1", b"seq: 2", 1))
-    for verb in (["orders", view], ["check", view, view]):
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("kind: orders\n", encoding="utf-8")  # its content never read: the view is refused first
+    for verb in (["orders", view], ["check", view, orders]):
         refused = run(*verb, "--game", game_file)
         assert refused.rc != 0
         assert str(view) in refused.text and "signature" in refused.text.lower()
