@@ -31,6 +31,8 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from _common import setup_game  # type: ignore[import-not-found]  # noqa: E402
 
+from .test_speed_oneshot import CHILD  # noqa: E402  (run `pbem ARGS`, list its modules)
+
 
 @pytest.fixture(scope="module")
 def awaiting(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -145,18 +147,6 @@ def test_no_secret_no_copy_and_the_intake_still_accepts(awaiting: Path, tmp_path
     referee = signing.load_signing_key(here / "referee", passphrase=b"")
     result = submit(here / "game", here / "mail" / "hand.yaml", referee_key=referee)
     assert result.receipts and not result.errors and _copies(here) == []
-
-
-CHILD = """
-import json, runpy, sys
-out, sys.argv = sys.argv[1], ["pbem", *sys.argv[2:]]
-try:
-    runpy.run_module("pbem", run_name="__main__", alter_sys=True)
-except SystemExit as done:
-    code = done.code
-with open(out, "w") as handle:
-    json.dump({"code": code, "modules": sorted(sys.modules)}, handle)
-"""
 
 
 def test_adjudicating_a_hand_written_file_does_without_pyyaml(awaiting: Path, tmp_path: Path) -> None:
