@@ -142,15 +142,9 @@ def test_a_parent_folder_the_commit_creates_is_itself_made_durable(tmp_path: Pat
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "game"
     root.mkdir()
-    synced: set[tuple[int, int]] = set()
-    real = os.fsync
+    from tests.test_speed_adjudication import record_fsyncs
 
-    def recording(fd: int) -> None:
-        info = os.fstat(fd)
-        synced.add((info.st_dev, info.st_ino))
-        real(fd)
-
-    monkeypatch.setattr(os, "fsync", recording)
+    synced = record_fsyncs(monkeypatch)
     commit_folder(root / "turns" / "0001", FILES)
     monkeypatch.undo()
     for folder in (root / "turns", root):  # the new entry "0001" in turns/, the new entry "turns" in the game

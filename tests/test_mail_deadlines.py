@@ -14,7 +14,8 @@ from pbem.core.position import load_turn
 from pbem.core.game import load_game
 from pbem.mail.deadlines import parse_duration, schedule
 from tests.test_mail_kit import (ADDRESSES, attachments, body_text, deliver, make_world, maildir_judge, parse_mail, plain_mail,
-                                 recipients, signed_orders, take_outbox)
+                                 recipients, signed_orders, take_outbox,
+                                 welcome_then_mail_empty_orders)
 
 
 def test_durations() -> None:
@@ -111,11 +112,7 @@ def test_a_decision_request_has_a_deadline_then_takes_the_rules_default(tmp_path
                        settings={"deadline": "48h", "reminder": "12h"})
     maildir = tmp_path / "Maildir"
     judge = maildir_judge(world, maildir)
-    judge.run(once=True)
-    take_outbox(maildir)  # the welcomes
-    for side in ("red", "blue"):
-        data, sig = signed_orders(world, side, [])
-        deliver(maildir, plain_mail(ADDRESSES[side], "orders", "x", files={"o.yaml": data, "o.yaml.sig": sig.encode()}))
+    welcome_then_mail_empty_orders(world, maildir, judge)
     world.clock.advance(hours=1)
     judge.run(once=True)
     asked = [m for m in take_outbox(maildir) if "your decision is needed" in parse_mail(m)["Subject"]]

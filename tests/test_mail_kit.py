@@ -187,6 +187,16 @@ def signed_orders(world: World, side: str, orders: list[object], seq: int | None
     return data, signing.sign(data, world.keys[side], signing.namespace("orders", world.game_id))
 
 
+def welcome_then_mail_empty_orders(world: World, maildir: Path, judge: Judge, sides: tuple[str, ...] = ("red", "blue")
+                                   ) -> None:
+    """The judge's first round (its welcomes taken out of the outbox), then empty orders from each side."""
+    judge.run(once=True)
+    take_outbox(maildir)
+    for side in sides:
+        data, sig = signed_orders(world, side, [])
+        deliver(maildir, plain_mail(ADDRESSES[side], "orders", "x", files={"o.yaml": data, "o.yaml.sig": sig.encode()}))
+
+
 # --- the kit's own checks ---------------------------------------------------------------------------
 
 

@@ -23,8 +23,7 @@ from pbem.core.players import request_text
 from pbem.core.status import result_headline
 from pbem.desk.session import OrdersDesk
 from tests.test_hostile_input import TwoAsks
-from tests.test_mail_kit import (ADDRESSES, body_text, deliver, make_world, maildir_judge, parse_mail, plain_mail,
-                                 signed_orders, take_outbox)
+from tests.test_mail_kit import body_text, make_world, maildir_judge, parse_mail, take_outbox, welcome_then_mail_empty_orders
 
 REPO = Path(__file__).resolve().parent.parent
 FBSM_GAME = REPO / "samples" / "fbsm" / "game"
@@ -96,11 +95,7 @@ def test_the_judges_request_mail_cites_the_requests_page_once(tmp_path: Path) ->
     world = make_world(tmp_path, ruleset_scenario=scenario, game_id="page-mail")
     maildir = tmp_path / "Maildir"
     judge = maildir_judge(world, maildir)
-    judge.run(once=True)
-    take_outbox(maildir)  # the welcomes
-    for side in ("red", "blue"):
-        data, sig = signed_orders(world, side, [])
-        deliver(maildir, plain_mail(ADDRESSES[side], "orders", "x", files={"o.yaml": data, "o.yaml.sig": sig.encode()}))
+    welcome_then_mail_empty_orders(world, maildir, judge)
     judge.run(once=True)
     [asked] = [m for m in take_outbox(maildir) if "your decision is needed" in parse_mail(m)["Subject"]]
     body = body_text(asked)

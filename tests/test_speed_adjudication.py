@@ -258,6 +258,22 @@ def test_sweep_leaves_the_folders_of_committed_seqs_alone(tmp_path: Path) -> Non
 # --- commit_folder through kept descriptors, fsyncs on threads and the calling one (#17) ----------
 
 
+def record_fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Every file or folder `os.fsync` is called on from now, as (device, inode), in order (fsyncs still made)."""
+    import os
+
+    synced: list[tuple[int, int]] = []
+    real_fsync = os.fsync
+
+    def recording(fd: int) -> None:
+        info = os.fstat(fd)
+        synced.append((info.st_dev, info.st_ino))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", recording)
+    return synced
+
+
 def test_commit_folder_writes_what_open_wb_wrote_and_fsyncs_each_once(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     import os
@@ -266,15 +282,7 @@ def test_commit_folder_writes_what_open_wb_wrote_and_fsyncs_each_once(tmp_path: 
     from pbem.core import archive
 
     files = {"turn.yaml": b"t" * 70_000, "turn.yaml.sig": b"sig\n", "us.yaml": b"", "german.yaml": "é\n".encode()}
-    synced: list[tuple[int, int]] = []
-    real_fsync = os.fsync
-
-    def counting(fd: int) -> None:
-        info = os.fstat(fd)
-        synced.append((info.st_dev, info.st_ino))
-        real_fsync(fd)
-
-    monkeypatch.setattr(os, "fsync", counting)
+    synced = record_fsyncs(monkeypatch)
     archive.commit_folder(tmp_path / "turns" / "0001", files)
     final = tmp_path / "turns" / "0001"
     assert sorted(p.name for p in final.iterdir()) == sorted(files)
@@ -436,7 +444,7 @@ def test_fbsm_victory_in_one_pass_is_the_three_pass_check() -> None:
                 elif rng.random() < 0.3:
                     unit["status"] = rng.choice(statuses[:-1] if rng.random() < 0.9 else statuses)
             cases.append(mutated)
-    outcomes = collections.Counter()
+    outcomes: collections.Counter[str] = collections.Counter()
     for case in cases:
         old, new = copy.deepcopy(case), copy.deepcopy(case)
         assert victory.check(cfg, new) == _old_victory_check(cfg, old)
