@@ -1,10 +1,12 @@
-"""The map index built the quick way (issue #17) says what the map itself says, hex by hex."""
+"""The map index built the quick way (issue #17) says what the map itself says, hex by hex; packaged
+files' kept copies and kept indexes are used only for the exact bytes and code they came from."""
 
 from __future__ import annotations
 
 import copy
 import importlib
 import importlib.util
+import marshal
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,10 +15,10 @@ import pytest
 import yaml
 
 from pbem.core import canonical_read, scalar_style, yamlio
-from pbem.rulesets.kit import tables
-
+from pbem.core.errors import PbemError
 from pbem.geometry.hexmap import HexMap
-from pbem.rulesets.kit.hexboard import HexIndex, load_map
+from pbem.rulesets.kit import tables
+from pbem.rulesets.kit.hexboard import HexIndex, load_map, map_index
 
 MAPS = [
     ("pbem.rulesets.fbsm.data", "map.yaml"),
@@ -192,3 +194,125 @@ def test_a_copy_kept_under_other_rules_for_keeping_is_not_used(byte_code_cache: 
     finally:
         monkeypatch.undo()
         tables._reader_key.cache_clear()
+
+
+# --- kept map indexes (kit.hexboard.map_index): the index of a packaged map, read back with marshal ------
+
+
+def _built_again(*args: Any, **kwargs: Any) -> HexIndex:
+    raise AssertionError("indexed again although a good index was kept")
+
+
+def _kept_indexes(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.index"))
+
+
+@pytest.mark.parametrize("package,name", MAPS, ids=["fbsm", "toc", "bob"])
+def test_a_kept_index_is_the_index_of_the_map(byte_code_cache: Path, package: str, name: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    fresh = HexIndex.of(load_map("m", package, {"m": name}))
+    first = map_index("m", package, {"m": name})
+    assert len(_kept_indexes(byte_code_cache)) == 1
+    monkeypatch.setattr(HexIndex, "of", _built_again)
+    kept = map_index("m", package, {"m": name})
+    assert kept is not first and kept._map is None  # read back, its map not loaded yet
+    assert [_typed(field) for field in kept.fields()] == [_typed(field) for field in fresh.fields()]
+    assert kept.grid == fresh.grid and kept.hexes() == fresh.hexes()
+    assert kept.map == fresh.map  # loaded when asked for, and the same map
+    some = fresh.hexes()[len(fresh.hexes()) // 2]
+    assert kept.neighbours(some) == fresh.neighbours(some) and kept.distance(some, fresh.hexes()[0]) == \
+        fresh.distance(some, fresh.hexes()[0])
+
+
+def _typed_all(value: Any) -> Any:
+    """`_typed`, into tuples too (an index holds tuples, which a copy must give back as tuples)."""
+    if type(value) is tuple:
+        return ("tuple", [_typed_all(item) for item in value])
+    if type(value) is dict:
+        return ("dict", [(_typed_all(key), _typed_all(item)) for key, item in value.items()])
+    return _typed(value)
+
+
+def test_a_kept_index_keeps_every_type(byte_code_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package, name = MAPS[0]
+    fresh = map_index("m", package, {"m": name})
+    monkeypatch.setattr(HexIndex, "of", _built_again)
+    kept = map_index("m", package, {"m": name})
+    assert _typed_all(kept.fields()) == _typed_all(fresh.fields())
+
+
+@pytest.mark.parametrize("damage", ["body", "header", "truncated", "empty", "not marshal", "other shape"])
+def test_a_damaged_index_is_passed_over_and_built_again(byte_code_cache: Path, damage: str) -> None:
+    package, name = MAPS[0]
+    good = map_index("m", package, {"m": name})
+    (kept,) = _kept_indexes(byte_code_cache)
+    text = kept.read_bytes()
+    header, _, body = text.partition(b"\n")
+    with_body = lambda new: header.replace(  # noqa: E731  (a copy whose header fits a new body)
+        hashlib_hex(body).encode(), hashlib_hex(new).encode()) + b"\n" + new
+    middle = len(body) // 2
+    damaged = {"body": header + b"\n" + body[:middle] + bytes([body[middle] ^ 1]) + body[middle + 1:],
+               "header": header.replace(b'"body": "', b'"body": "0', 1) + b"\n" + body,
+               "truncated": text[:-10], "empty": b"", "not marshal": with_body(b"\xff\x00garbage"),
+               "other shape": with_body(marshal.dumps(("odd-low", {}, {})))}[damage]
+    assert damaged != text
+    kept.write_bytes(damaged)
+    again = map_index("m", package, {"m": name})
+    assert again._map is not None  # built from the map, not read from the damaged copy
+    assert _typed_all(again.fields()) == _typed_all(good.fields())
+    assert kept.read_bytes() == text  # and kept again, whole
+
+
+def hashlib_hex(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+@pytest.mark.parametrize("module", ["hexboard", "hexmap", "hexgrid", "reader"])
+def test_an_index_kept_by_other_code_is_not_used(byte_code_cache: Path, tmp_path: Path, module: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.geometry import hexgrid, hexmap
+    from pbem.rulesets.kit import hexboard
+
+    package, name = MAPS[1]
+    map_index("m", package, {"m": name})
+    owner = {"hexboard": hexboard, "hexmap": hexmap, "hexgrid": hexgrid, "reader": yamlio}[module]
+    other = tmp_path / "other.py"
+    other.write_bytes(Path(owner.__file__ or "").read_bytes() + b"\n# changed\n")
+    built: list[int] = []
+    real_of = HexIndex.of.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(HexIndex, "of", classmethod(lambda cls, m: built.append(1) or real_of(cls, m)))
+    monkeypatch.setattr(owner, "__file__", str(other))
+    for cached in (hexboard._index_key, tables._reader_key):
+        cached.cache_clear()
+    try:
+        map_index("m", package, {"m": name})
+    finally:
+        monkeypatch.undo()
+        hexboard._index_key.cache_clear()
+        tables._reader_key.cache_clear()
+    assert built == [1]
+
+
+def test_a_kept_index_still_needs_the_sets_the_rules_use(byte_code_cache: Path) -> None:
+    package, name = MAPS[0]
+    map_index("m", package, {"m": name})
+    assert _kept_indexes(byte_code_cache)
+    with pytest.raises(PbemError, match="the map lacks the hex sets no-such-set"):
+        map_index("m", package, {"m": name}, ("riverbank", "no-such-set"))
+
+
+def test_a_scenario_s_own_map_is_never_kept(byte_code_cache: Path) -> None:
+    index = map_index(HOLED, MAPS[0][0], {"m": MAPS[0][1]})
+    assert index.terrain("0101") == "woods" and index._map is not None
+    assert not _kept_indexes(byte_code_cache)
+    with pytest.raises(PbemError, match="unknown map 'nowhere'"):
+        map_index("nowhere", MAPS[0][0], {"m": MAPS[0][1]})
+
+
+def test_no_index_is_kept_when_python_writes_no_byte_code(byte_code_cache: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    map_index("m", *MAPS[0][:1], {"m": MAPS[0][1]})
+    assert not _kept_indexes(byte_code_cache)

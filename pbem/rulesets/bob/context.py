@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from pbem.core.errors import PbemError, Problem
 from pbem.geometry.hexmap import HexMap
-from pbem.rulesets.kit.hexboard import HexIndex, load_map
+from pbem.rulesets.kit.hexboard import HexIndex, map_index
 from pbem.rulesets.kit.overrides import Schema, shape_schema
 from pbem.rulesets.kit.tables import TableFile, merge, setup_with_tables
 
@@ -327,7 +327,7 @@ def checked_setup(scenario: Mapping[str, Any]) -> dict[str, Any]:
 def prepare(setup: Mapping[str, Any]) -> Context:
     tables = merge(plain_tables(), dict(setup.get("tables") or {}))
     types = unit_types(tables)
-    hexes = HexIndex.of(load_map(setup.get("map", DEFAULT_MAP), PACKAGE, PACKAGED_MAPS))
+    hexes = map_index(setup.get("map", DEFAULT_MAP), PACKAGE, PACKAGED_MAPS)
     problems: list[Problem] = []
     unknown = sorted({t for t in hexes.terrain_of.values() if t not in TERRAINS})
     if unknown:

@@ -17,7 +17,7 @@ from typing import Any, Mapping, NamedTuple
 
 from pbem.geometry.hexgrid import Hex, HexGrid, Line
 from pbem.geometry.hexmap import HexMap
-from pbem.rulesets.kit.hexboard import HexIndex, TerrainGroups, load_map
+from pbem.rulesets.kit.hexboard import HexIndex, TerrainGroups, load_map, map_index
 from pbem.rulesets.kit.overrides import shape_schema
 from pbem.rulesets.kit.tables import TableFile, merge
 
@@ -233,8 +233,7 @@ def _flood(hexes: HexIndex, start: tuple[str, ...], barrier: set[str]) -> set[st
 def prepare(setup: Mapping[str, Any]) -> Context:
     """The context of a game with this setup (a state's `setup`; missing keys take their defaults)."""
     tables = merge(plain_tables(), setup.get("tables") or {})
-    hexmap = _map(setup.get("map", DEFAULT_MAP))
-    hexes = HexIndex.of(hexmap)
+    hexes = map_index(setup.get("map", DEFAULT_MAP), PACKAGE, PACKAGED_MAPS, REQUIRED_SETS)
     groups = TerrainGroups({"impassable": tables["impassable"], "blocking": tables["blocking_terrain"]})
     sets = hexes.sets
     road = set(sets["paris-metz-road"])

@@ -80,28 +80,60 @@ def _reader_key() -> str:
     return hashlib.sha256(f"{__version__}/".encode() + source).hexdigest()[:16]
 
 
-def kept_copy_path(path: str, data: bytes) -> str:
-    """Where the kept copy of the packaged file at `path`, holding `data`, is (or would be)."""
+def kept_copy_path(path: str, data: bytes, kind: str = "json", key: str | None = None) -> str:
+    """Where the kept copy of the packaged file at `path`, holding `data`, is (or would be).
+
+    `kind` names what is kept (the JSON of what the file reads to, or another form a module keeps of
+    it), `key` what decides that form (`_reader_key()` unless given).
+    """
     import importlib.util
 
     byte_code = importlib.util.cache_from_source(path + ".py")  # where Python would keep byte-code for it
-    return f"{byte_code[:-len('.pyc')]}.{_reader_key()}.{hashlib.sha256(data).hexdigest()}.json"
+    return f"{byte_code[:-len('.pyc')]}.{key or _reader_key()}.{hashlib.sha256(data).hexdigest()}.{kind}"
 
 
-def _header(data: bytes, body: bytes) -> bytes:
-    return json.dumps({"source": hashlib.sha256(data).hexdigest(), "reader": _reader_key(),
+def _header(data: bytes, body: bytes, key: str) -> bytes:
+    return json.dumps({"source": hashlib.sha256(data).hexdigest(), "reader": key,
                        "body": hashlib.sha256(body).hexdigest()}, sort_keys=True).encode("utf-8")
+
+
+def kept_bytes(path: str, data: bytes, kind: str, key: str) -> bytes | None:
+    """The body of the copy of kind `kind` kept under `key` for the packaged file at `path` (holding
+    `data`); None if there is none, or it is of other bytes, of another key, or damaged."""
+    try:
+        with open(kept_copy_path(path, data, kind, key), "rb") as handle:
+            header, _, body = handle.read().partition(b"\n")
+    except (OSError, ValueError, NotImplementedError):  # NotImplementedError: this Python keeps no byte-code
+        return None
+    return body if header == _header(data, body, key) else None
+
+
+def keep_bytes(path: str, data: bytes, kind: str, key: str, body: bytes) -> None:
+    """Keep `body` as the copy of kind `kind` under `key`, if Python writes byte-code (any failure: no copy)."""
+    if sys.dont_write_bytecode:
+        return
+    try:
+        target = kept_copy_path(path, data, kind, key)
+    except NotImplementedError:  # this Python keeps no byte-code
+        return
+    temporary = f"{target}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(temporary, "wb") as handle:
+            handle.write(_header(data, body, key) + b"\n" + body)
+        os.replace(temporary, target)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
 
 
 def kept_copy(path: str, data: bytes) -> dict[str, Any] | None:
     """What the packaged file at `path` (holding `data`) read to, from its kept copy; None if there is
     no copy, or it is of other bytes, of another reader, or damaged."""
-    try:
-        with open(kept_copy_path(path, data), "rb") as handle:
-            header, _, body = handle.read().partition(b"\n")
-    except (OSError, ValueError, NotImplementedError):  # NotImplementedError: this Python keeps no byte-code
-        return None
-    if header != _header(data, body):
+    body = kept_bytes(path, data, "json", _reader_key())
+    if body is None:
         return None
     try:
         found = json.loads(body)
@@ -115,23 +147,8 @@ def keep_copy(path: str, data: bytes, found: dict[str, Any]) -> None:
     if sys.dont_write_bytecode:
         return
     body = _exact_json(found)
-    if body is None:
-        return
-    try:
-        target = kept_copy_path(path, data)
-    except NotImplementedError:  # this Python keeps no byte-code
-        return
-    temporary = f"{target}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(temporary, "wb") as handle:
-            handle.write(_header(data, body) + b"\n" + body)
-        os.replace(temporary, target)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+    if body is not None:
+        keep_bytes(path, data, "json", _reader_key(), body)
 
 
 def _exact_json(found: dict[str, Any]) -> bytes | None:

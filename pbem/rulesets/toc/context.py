@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 from pbem.core.errors import PbemError, Problem
 from pbem.geometry.hexgrid import Hex, HexGrid
 from pbem.geometry.hexmap import HexMap
-from pbem.rulesets.kit.hexboard import HexIndex, TerrainGroups, load_map
+from pbem.rulesets.kit.hexboard import HexIndex, TerrainGroups, map_index
 from pbem.rulesets.kit.overrides import Schema, shape_schema
 from pbem.rulesets.kit.tables import TableFile, packaged_yaml
 
@@ -304,7 +304,7 @@ def prepare(setup: Mapping[str, Any]) -> Context:
         else:
             tables[name] = copy.deepcopy(value)
     tables["unit_types"] = types
-    hexes = HexIndex.of(load_map(setup.get("map", DEFAULT_MAP), PACKAGE, PACKAGED_MAPS, REQUIRED_SETS))
+    hexes = map_index(setup.get("map", DEFAULT_MAP), PACKAGE, PACKAGED_MAPS, REQUIRED_SETS)
     unknown = sorted({t for t in hexes.terrain_of.values() if t not in TERRAINS})
     if unknown:
         raise PbemError(Problem(f"the map uses terrain {', '.join(unknown)}", section="scenario",
