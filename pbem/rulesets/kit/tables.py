@@ -55,7 +55,9 @@ def packaged_yaml(package: str, name: str) -> Any:
 # so a copy kept there is no less trusted than the code. A copy is used only if its name and its header
 # name the exact bytes it was read from (SHA-256) and the reader that read them (pbem's version,
 # PyYAML's, and the SHA-256 of yamlio's source), and its body has the SHA-256 its header gives: a copy
-# of other bytes, of another reader or damaged is passed over, and the file is read again.
+# of other bytes, of another reader or damaged is passed over, and the file is read again. Other forms
+# of a file are kept the same way under their own kind and key (`kept_bytes`, `keep_bytes`): a map's
+# index (`hexboard.map_index`), keyed also by the code that builds it.
 
 
 @lru_cache(maxsize=None)
