@@ -228,3 +228,22 @@ def test_the_non_printable_pattern_is_the_complement_of_yamls_printable_set() ->
     refused = {m.start() for m in re.finditer(yamlio._NON_PRINTABLE, every)}
     allowed = {m.start() for m in printable.finditer(every)}
     assert refused.isdisjoint(allowed) and len(refused) + len(allowed) == 0x110000
+
+
+def test_pyyaml_s_reader_takes_the_lent_pattern() -> None:
+    """`yamlio._lend_printable_pattern`: the pattern lent is PyYAML's own, and PyYAML's reader takes it."""
+    import ast
+    import importlib.util
+    import subprocess
+    import sys
+
+    spec = importlib.util.find_spec("yaml.reader")
+    assert spec is not None and spec.origin is not None
+    source = Path(spec.origin).read_text(encoding="utf-8")
+    literals = [ast.literal_eval(node.args[0]) for node in ast.walk(ast.parse(source))
+                if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "compile" and node.args]
+    assert literals == [yamlio._PYYAML_NON_PRINTABLE]  # PyYAML's pattern, as its reader writes it
+    probe = ("import sys; from pbem.core import yamlio; assert 'yaml' not in sys.modules; "
+             "yaml = yamlio._pyyaml(); print(yaml.reader.Reader.NON_PRINTABLE.pattern == yamlio._NON_PRINTABLE)")
+    taken = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert taken.strip() == "True"
