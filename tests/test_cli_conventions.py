@@ -163,3 +163,37 @@ def test_the_demo_ends_with_the_result_in_words(tmp_path: Path, capsys: pytest.C
     out = capsys.readouterr().out
     [line] = [line for line in out.splitlines() if line.startswith("game over after ")]
     assert " wins: " in line and "{" not in line, line
+
+
+@pytest.mark.parametrize("command,collecting", [("status", False), ("adjudicate", False), ("audit", False),
+                                                ("judge", True), ("desk", True), ("render", True)])
+def test_only_a_one_shot_command_runs_without_the_cycle_collector(command: str, collecting: bool,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pbem.cli.run`, the program's entry: this module's commands end with their process, so the
+    cyclic collector is off for them; the judge and the desk run long and keep it. `main` never touches it."""
+    import gc
+
+    import pbem.cli as cli
+
+    seen: list[bool] = []
+    monkeypatch.setattr(cli, "main", lambda arguments: seen.append(gc.isenabled()) or 0)
+    monkeypatch.setattr(sys, "argv", ["pbem", command, "--help"])
+    assert gc.isenabled()
+    try:
+        assert cli.run() == 0
+    finally:
+        gc.enable()
+    assert seen == [collecting]
+
+
+def test_the_program_s_entry_points_are_run() -> None:
+    """The console script and `python -m pbem` both go through `run` (not straight to `main`)."""
+    import tomllib
+
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert scripts == {"pbem": "pbem.cli:run"}
+    assert "from .cli import run" in (REPO / "pbem" / "__main__.py").read_text(encoding="utf-8")
+    probe = "import gc, runpy, sys; sys.argv = ['pbem', 'status', '--help']; import pbem.cli as c; " \
+            "c.main = lambda a: print(gc.isenabled()) or 0; runpy.run_module('pbem', run_name='__main__')"
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert shown.stdout.strip() == "False", shown.stderr
