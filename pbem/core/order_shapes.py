@@ -2,10 +2,13 @@
 
 Every game's order schema for a phase is a list whose items are `oneOf` the phase's order kinds,
 each a mapping that requires a key no other kind requires: its tag (`move`, `fire`, `concede`).
-Read from the schemas alone, so every ruleset gets the same words:
+Read from the schemas, so every ruleset gets the same words unless it says better:
 
-- an order whose kind belongs to another phase: "a move order is not allowed in us-setup",
-  citing the ruleset's `sequence_section` and naming the kinds allowed now;
+- an order whose kind belongs to another phase: the ruleset's own words if it has some
+  (`Ruleset.misplaced`, which may say where the order goes), else "a move order is not allowed in
+  us-setup", citing the ruleset's `sequence_section` and naming the kinds allowed now; an order inside
+  a list an order holds (toc's `next_phase`) whose kind that list does not take: the ruleset's words
+  if it has some, else the schema's;
 - an order with no kind at all: which key was probably meant (difflib);
 - an order of an allowed kind checked against that kind alone, so a stray key reads
   `unknown key "hxe" in a setup order (did you mean "hex"?)` rather than a list of alternatives.
@@ -17,7 +20,7 @@ file is accepted is still decided by the schema itself (`orders.rule_problems`).
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from . import schemas, yamlio
 from .errors import Problem
@@ -78,8 +81,12 @@ def _in_order(kinds: Kinds, ruleset: Ruleset[Any]) -> list[str]:
     return [tag for tag in kinds if tag not in common] + common
 
 
-def item_problems(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str) -> dict[int, list[Problem]] | None:
-    """The problems of each order, said as rules; None when the phase's schema is not a tagged union."""
+def item_problems(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str,
+                  view: Mapping[str, Any] | None = None) -> dict[int, list[Problem]] | None:
+    """The problems of each order, said as rules; None when the phase's schema is not a tagged union.
+
+    `view` is the side's own view state, handed to `Ruleset.misplaced` (None: the caller has none).
+    """
     kinds = phase_kinds(ruleset, phase)
     orders = doc.data.get("orders") if isinstance(doc.data, dict) else None
     if kinds is None or not isinstance(orders, list):
@@ -93,18 +100,63 @@ def item_problems(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str) -> di
             found.setdefault(index, []).append(problem.replaced(order=index))
     allowed = ", ".join(_in_order(kinds, ruleset)) or "no orders"
     for index, order in enumerate(orders):
-        if isinstance(order, dict) and meant[index] is None:
-            found[index] = [_kind_problem(doc, ruleset, phase, index, order, list(kinds), every, allowed)]
+        tag = meant[index]
+        if isinstance(order, dict) and tag is None:
+            found[index] = [_kind_problem(doc, ruleset, view, phase, index, order, list(kinds), every, allowed)]
+        elif tag is not None and index in found:
+            found[index] = _carried(doc, ruleset, view, phase, index, kinds[tag], every, found[index])
     return found
 
 
-def _kind_problem(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str, index: int, order: dict[str, Any],
-                  kinds: list[str], every: list[str], allowed: str) -> Problem:
+def _ruleset_words(doc: yamlio.Document, ruleset: Ruleset[Any], view: Mapping[str, Any] | None, phase: str,
+                   index: int, path: tuple[str | int, ...], within: str | None) -> Problem | None:
+    """The ruleset's words for the misplaced order of order `index` whose kind is the last key of `path`, located
+    at that key as the core's own words would be; None when the ruleset has none."""
+    said = ruleset.misplaced(view, doc.data["orders"], phase, str(path[-1]), within)
+    if said is None:
+        return None
+    return doc.problem(said.message, path, at_key=True, order=index, section=said.section, legal=said.legal)
+
+
+def _carried(doc: yamlio.Document, ruleset: Ruleset[Any], view: Mapping[str, Any] | None, phase: str, index: int,
+             branch: Mapping[str, Any], every: list[str], problems: list[Problem]) -> list[Problem]:
+    """`problems` of order `index` (of the kind `branch` describes) with those of each order inside one of its
+    lists of orders whose kind that list does not take replaced by the ruleset's words, where it has some."""
+    order = doc.data["orders"][index]
+    out = list(problems)
+    for key, value in order.items():
+        inner = branch.get("properties", {}).get(key)
+        kinds = tagged(inner.get("items")) if isinstance(inner, Mapping) and isinstance(value, list) else None
+        if kinds is None:
+            continue
+        for position, item in enumerate(value):
+            tag = _foreign(item, kinds, every)
+            where: tuple[str | int, ...] = ("orders", index, key, position)
+            mine = [at for at, problem in enumerate(out) if problem.path[:4] == where]
+            said = _ruleset_words(doc, ruleset, view, phase, index, where + (tag,), key) if tag and mine else None
+            if said is not None:
+                out = out[:mine[0]] + [said] + [p for p in out[mine[0]:] if p.path[:4] != where]
+    return out
+
+
+def _foreign(item: Any, kinds: Kinds, every: Sequence[str]) -> str | None:
+    """The kind of the game `item` names when it names none of `kinds`, else None."""
+    if not isinstance(item, dict) or any(key in kinds for key in item):
+        return None
+    return next((key for key in item if key in every), None)
+
+
+def _kind_problem(doc: yamlio.Document, ruleset: Ruleset[Any], view: Mapping[str, Any] | None, phase: str,
+                  index: int, order: dict[str, Any], kinds: list[str], every: list[str], allowed: str) -> Problem:
     section = ruleset.sequence_section
     elsewhere = [key for key in order if key in every]
     if elsewhere:
-        return doc.problem(f"a {elsewhere[0]} order is not allowed in {phase}", ("orders", index, elsewhere[0]),
-                           at_key=True, order=index, section=section, legal=allowed)
+        path = ("orders", index, elsewhere[0])
+        said = _ruleset_words(doc, ruleset, view, phase, index, path, None)
+        if said is not None:
+            return said
+        return doc.problem(f"a {elsewhere[0]} order is not allowed in {phase}", path, at_key=True, order=index,
+                           section=section, legal=allowed)
     for key in order:
         near = schemas.closest(key, kinds) or schemas.closest(key, every)
         if near is not None:
@@ -116,9 +168,13 @@ def _kind_problem(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str, index
                        section=section, legal=allowed)
 
 
-def explained(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str, found: list[Problem]) -> list[Problem]:
-    """`found` (the schema's problems) with those of each rejected order replaced by the words above."""
-    better = item_problems(doc, ruleset, phase) if found else None
+def explained(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str, found: list[Problem],
+              view: Mapping[str, Any] | None = None) -> list[Problem]:
+    """`found` (the schema's problems) with those of each rejected order replaced by the words above.
+
+    `view`: the side's own view state, for `Ruleset.misplaced` (None: the caller has none).
+    """
+    better = item_problems(doc, ruleset, phase, view) if found else None
     if not better:
         return found
     out: list[Problem] = []

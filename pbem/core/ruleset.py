@@ -206,6 +206,18 @@ class Ruleset(ABC, Generic[Context]):
         """One line per legal order kind in this phase, for the orders template's comments."""
         return []
 
+    def misplaced(self, view: Mapping[str, Any] | None, orders: Sequence[Any], phase: str, tag: str,
+                  within: str | None = None) -> Problem | None:
+        """What to say of an order of kind `tag` in `phase`, whose schema takes no such kind; None: the core's words.
+
+        Asked by `order_shapes` before it says "a TAG order is not allowed in PHASE" (with `sequence_section`).
+        `orders` is the side's whole orders list and `view` its own view state (None when the caller has none);
+        `within` is the kind of the order whose list holds this one (None: a top-level order). Only the
+        answer's `message`, `section` and `legal` are read: the core locates it at the order's key. Judged
+        from these alone, it can tell nothing the side's view hides.
+        """
+        return None
+
     def order_template(self, context: Context, view: State, side: str) -> list[str]:
         """The orders template's comment lines for `side`, which owes orders now (the core asks no other).
 
