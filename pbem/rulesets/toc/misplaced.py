@@ -4,12 +4,21 @@ A movement phase takes moves, a combat phase bombardments and melees (5.2); the 
 names his sequence first thing in his player turn and keeps it to its end (5.3). A refusal names
 the kinds allowed now and the places the refused order could go instead: the `next_phase` order
 of a movement phase, the next phase's own orders, or another sequence named first.
+
+Two places ask: the rules' check of a side's orders (`phases.validate`), for the kinds a phase's
+schema takes but its sequence does not (the British phases), and the core's reading of the schema
+(`Toc.misplaced`, `said`), for the kinds the schema itself refuses (the German phases, and the orders
+a German movement carries for the combat phase).
 """
 
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
+from pbem.core.errors import Problem
+
 from .orders import NEXT_OF
-from .sequence import DEFAULT_SEQUENCE, SEQUENCES, kind
+from .sequence import DEFAULT_SEQUENCE, PHASES, SEQUENCES, kind, owner
 
 COMBAT_KINDS = ("bombard", "melee")
 MOVEMENT_KINDS = ("move", "top")
@@ -63,3 +72,37 @@ def refusal(phase: str, chosen: str | None, tag: str, carried: bool = False) -> 
         message = f"{phase}, the next phase, is a {what} phase{under}: a {tag} order is not allowed in it"
     legal = ", ".join(allowed(phase, chosen, carried)) + "; " + _where(phase, chosen, tag, carried)
     return message, legal
+
+
+def said(view: Mapping[str, Any] | None, orders: Sequence[Any], phase: str, tag: str,
+         within: str | None) -> Problem | None:
+    """`refusal` as the core asks for it (`Toc.misplaced`): `within` "next_phase" for an order carried for the
+    next phase. None (the core's words) for a kind that is neither a movement nor a combat order, a phase
+    whose kind is not known from the side's own view and orders, or orders given for the other side's phase."""
+    if tag not in COMBAT_KINDS + MOVEMENT_KINDS or phase not in PHASES or within not in (None, "next_phase"):
+        return None
+    if view is not None and view.get("side") not in (None, owner(phase)):
+        return None
+    known, chosen = _chosen(view, orders, phase)
+    following = NEXT_OF.get(phase) if within is not None else phase
+    if not known or following is None:
+        return None
+    if kind(following, chosen) == ("combat" if tag in COMBAT_KINDS else "movement"):
+        return None  # no kind of order 5.2 refuses here
+    message, legal = refusal(following, chosen, tag, carried=within is not None)
+    return Problem(message, section="5.2", legal=legal)
+
+
+def _chosen(view: Mapping[str, Any] | None, orders: Sequence[Any], phase: str) -> tuple[bool, str | None]:
+    """Whether the British sequence in force is known, and which it is (5.3): the one the first order of
+    british-first names, else the view's (None before the choice: the default)."""
+    if not phase.startswith("british"):
+        return True, None  # the German player turn has no choice of sequence
+    first = orders[0] if orders and isinstance(orders[0], dict) else {}
+    if phase == "british-first" and "sequence" in first:
+        named = first["sequence"]
+        return (True, named) if isinstance(named, str) and named in SEQUENCES else (False, None)
+    if view is None:
+        return phase == "british-first", None  # british-first begins with no sequence chosen
+    chosen = view.get("sequence")
+    return (True, chosen) if chosen is None or (isinstance(chosen, str) and chosen in SEQUENCES) else (False, None)

@@ -7,14 +7,14 @@ modules receive it from here (and a `Board` carries it), never building one of t
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
 from pbem.core.ruleset import Decisions, Resolution, Ruleset, State, Submission
 from pbem.rulesets.kit.stacks import place
 
-from . import bots, fog, phases, sequence
+from . import bots, fog, misplaced, phases, sequence
 from .context import PACKAGED_MAPS, SIDES, Context, checked_setup, prepare, scenario_setup, tables_schema
 from .defensive_fire import HOLD
 from .orders import STANDING_SCHEMA, order_kinds, order_schema, order_template
@@ -93,6 +93,10 @@ class Toc(Ruleset[Context]):
 
     def order_kinds(self, phase: str) -> list[str]:
         return order_kinds(phase)
+
+    def misplaced(self, view: Mapping[str, Any] | None, orders: Sequence[Any], phase: str, tag: str,
+                  within: str | None = None) -> Problem | None:
+        return misplaced.said(view, orders, phase, tag, within)  # 5.2, 5.3: where that order goes
 
     def order_template(self, context: Context, view: State, side: str) -> list[str]:
         return order_template(context, view, side)
