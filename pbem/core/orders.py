@@ -124,7 +124,7 @@ def rule_problems(doc: yamlio.Document, rules: Rules, view_state: dict[str, Any]
     if too_many:
         return too_many
     found = schemas.problems(doc, orders_schema(rules.ruleset, phase))
-    shape = order_shapes.explained(doc, rules.ruleset, phase, found)
+    shape = order_shapes.explained(doc, rules.ruleset, phase, found, view_state)
     if shape:
         from . import guesses  # only a refusal needs a guess
 
