@@ -579,7 +579,7 @@ _FIELDS_PROBE = """
     import hashlib, sys
     sys.pycache_prefix = sys.argv[1]
     sys.dont_write_bytecode = False
-    from pbem.rulesets.kit.hexboard import load_map, map_index
+    from pbem.rulesets.kit.hexboard import HexIndex, load_map, map_index
     for package, name in (("pbem.rulesets.fbsm.data", "map.yaml"), ("pbem.rulesets.toc.data", "map.yaml"),
                           ("pbem.rulesets.bob.data", "board1.yaml")):
         index = map_index("m", package, {"m": name})
