@@ -343,6 +343,52 @@ def test_a_failed_fsync_among_many_is_raised_once_every_other_is_done(tmp_path: 
             os.close(fd)
 
 
+_WORKER_KILLER = """
+import _thread, os, sys
+main_thread, n, count = _thread.get_ident(), int(os.environ["CRASH_AT"]), [0]
+lock, real_fsync = _thread.allocate_lock(), os.fsync
+def fsync(fd):
+    if _thread.get_ident() != main_thread:  # only on an fsync worker
+        with lock:
+            count[0] += 1
+            mine = count[0]
+        if mine == n:
+            os._exit(137)
+    real_fsync(fd)
+os.fsync = fsync
+from pbem.core import ruleset
+ruleset.register("duel", "tests.rulesets.duel:Duel")
+from pbem.cli import run
+sys.argv = ["pbem", *sys.argv[1:]]
+sys.exit(run())
+"""
+
+
+@pytest.mark.parametrize("n", [1, 3, 6])
+def test_killed_on_an_fsync_worker_through_the_program_s_entry(n: int, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The crash tests call `main` (collector on) and die at renames; here the process goes through `run`
+    (collector off) and dies on a worker thread in the middle of a turn's fsyncs: the archive still passes
+    audit, and the command run again writes exactly what a run without the crash writes."""
+    import shutil
+
+    from tests.test_cli_lifecycle import run, snapshot
+    from tests.test_crash_safety import _adjudicate_first, build_fresh, finish_and_compare, relocate, subprocess_env
+
+    monkeypatch.setenv("PBEM_NOW", "2026-11-24T12:00:00Z")  # receipts: the same bytes in every run
+    work, clean = tmp_path / "w", tmp_path / "clean"
+    build_fresh(work)
+    command = _adjudicate_first(work)
+    shutil.copytree(work, clean)
+    assert run(*relocate(command, work, clean)).rc == 0
+    reference = snapshot(clean / "game")
+    killed = subprocess.run([sys.executable, "-c", _WORKER_KILLER, *command], cwd=REPO, capture_output=True,
+                            text=True, timeout=GUARD, env=subprocess_env(CRASH_AT=str(n)))
+    assert killed.returncode == 137, killed.stdout + killed.stderr
+    assert not (work / "game" / "turns" / "0001").exists()  # killed before the rename: nothing committed
+    finish_and_compare(work, command, reference)
+
+
 # --- 3. kept map indexes (hexboard.map_index) -----------------------------------------------------------
 
 HOLED = {
@@ -643,14 +689,24 @@ _READER_PROBE = """
         from pbem.core import yamlio
         if mode == "purged":
             yamlio._lend_printable_pattern()
-            re.purge()
+            re.purge()  # cleared between the loan and PyYAML's import
+            import yaml
         elif mode == "full":
             for i in range(re._MAXCACHE + 10):
                 re.compile(f"filler{i}")
         elif mode == "already":
             import yaml
+        elif mode == "another pyyaml":  # a PyYAML whose reader writes its class otherwise: the loan is not taken
+            yamlio._PYYAML_NON_PRINTABLE = yamlio._PYYAML_NON_PRINTABLE.replace(chr(9), chr(92) + "t")
+        if mode == "evicted":  # lent, then pushed out of the cache before PyYAML's import compiles
+            yamlio._lend_printable_pattern()
+            for i in range(re._MAXCACHE + 10):
+                re.compile(f"filler{i}")
+            import yaml
         yaml = yamlio._pyyaml()
     pattern = yaml.reader.Reader.NON_PRINTABLE
+    taken = mode != "plain" and pattern.pattern == yamlio._NON_PRINTABLE
+    assert taken == (mode in ("lent", "full")), (mode, pattern.pattern)  # the attack reached what it meant to
     every = "".join(map(chr, range(0x110000)))
     refused = [m.start() for m in pattern.finditer(every)]
     print(hashlib.sha256(repr(refused).encode()).hexdigest(), len(refused))
@@ -667,9 +723,11 @@ _READER_PROBE = """
 
 
 def test_pyyaml_s_reader_accepts_and_refuses_the_same_characters_however_the_loan_went() -> None:
-    """Lent and taken, lent then purged from `re`'s cache, lent into a full cache, not lent (PyYAML
-    imported first), or PyYAML alone: the pure reader refuses exactly the same code points."""
-    shown = {mode: _python(_READER_PROBE, mode) for mode in ("plain", "lent", "purged", "full", "already")}
+    """Lent and taken, lent then purged from `re`'s cache, lent into a full cache, lent then evicted, not
+    lent (PyYAML imported first), lent under another PyYAML's text, or PyYAML alone: the pure reader
+    refuses exactly the same code points."""
+    modes = ("plain", "lent", "purged", "full", "evicted", "already", "another pyyaml")
+    shown = {mode: _python(_READER_PROBE, mode) for mode in modes}
     assert {mode: run.returncode for mode, run in shown.items()} == dict.fromkeys(shown, 0), \
         {mode: run.stderr for mode, run in shown.items()}
     outputs = {run.stdout for run in shown.values()}
