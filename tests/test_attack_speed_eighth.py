@@ -247,7 +247,7 @@ def test_the_interpreter_exits_while_a_worker_is_blocked_in_fsync(tmp_path: Path
     """A worker stuck in fsync (a dying disk) does not hold up the process's exit: the command that
     was interrupted ends, like a daemon thread's process."""
     shown = _python("""
-        import os, signal, sys, time
+        import os, signal, sys, threading, time  # threading: its exit joins its own threads, not these
         from pbem.core import archive
         real = os.fsync
         def stuck(fd):
