@@ -575,8 +575,7 @@ def test_a_kept_body_of_the_right_length_but_other_types_is_passed_over(byte_cod
     _plant(package, name, marshal.dumps(("odd-low", [], [], [], [], [], [])))
     _a_new_process()
     index = map_index("m", package, {"m": name})
-    assert type(index.terrain_of) is dict
-    bob.prepare({})
+    assert type(index.terrain_of) is dict and index._map is not None  # passed over and indexed again
 
 
 def test_an_unwritable_cache_folder_keeps_nothing_and_changes_nothing(tmp_path: Path, map_package: Path,
