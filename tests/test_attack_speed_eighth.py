@@ -7,8 +7,9 @@
 4. `yamlio._lend_printable_pattern`: PyYAML's reader is lent a compiled pattern through `re._cache`.
 
 Each test plays a hostile file, a dishonest player or referee, a crash or a tired maintainer against
-one of them. A test marked xfail(strict) is a defect still open (its reason says what and the fix);
-the others are attacks that failed, each able to fail if the defence goes.
+one of them. Seven of these attacks first succeeded (a thread limit, a map changed under a kept
+index, an index kept by older field or record code, twice, a copy under umask 0, a planted body of
+other types); all are fixed, and every test now pins a defence, able to fail if it goes.
 """
 
 from __future__ import annotations
@@ -280,11 +281,6 @@ def fresh_fsync_threads() -> Iterator[None]:
         archive_module._fsync_jobs = saved
 
 
-@pytest.mark.xfail(strict=True, reason="archive._fsync_queue: when a worker thread cannot be started "
-                   "(RuntimeError: can't start new thread, under a pids cgroup or ulimit -u), fsync_fds raises "
-                   "RuntimeError, which main does not catch (traceback, exit 1 = 'problems found'), nothing is "
-                   "committed, and every retry leaks the threads it did start; fix: fall back to fsyncing on the "
-                   "calling thread (and keep the threads already started)")
 def test_an_adjudication_is_durable_when_no_thread_can_be_started(tmp_path: Path, fresh_fsync_threads: None,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     import _thread
@@ -452,11 +448,6 @@ def test_a_kept_index_of_other_bytes_under_the_same_name_is_not_used(byte_code_c
     assert kept._map is None and kept.terrain("0101") == "clear"
 
 
-@pytest.mark.xfail(strict=True, reason="hexboard.map_index: the HexMap behind a kept index is loaded later by "
-                   "reading the package's file again, not from the bytes whose hash named the index; a map file "
-                   "changed meanwhile (pbem upgraded under a running judge, whose Rules are memoised by "
-                   "ruleset._bound) gives an index and a map that disagree; fix: build the lazy map from the "
-                   "`data` already read (load_packaged(data) + HexMap.from_dict + _require_sets), or check its hash")
 def test_the_map_behind_a_kept_index_is_the_map_it_was_kept_for(byte_code_cache: Path, map_package: Path) -> None:
     map_index("m", "attack_eighth_maps", PACKAGED)
     _a_new_process()
@@ -481,11 +472,6 @@ def fresh_keys() -> Iterator[None]:
     tables._reader_key.cache_clear()
 
 
-@pytest.mark.xfail(strict=True, reason="hexboard._index_key hashes hexboard, hexmap and hexgrid but not the "
-                   "other code HexMap.from_dict runs: pbem/geometry/fields.py (the field readers that refuse a bad "
-                   "name) and pbem/core/records.py; after a change to either, an index kept by the old code is "
-                   "still used; fix: key on every pbem module load_map runs (add fields and records, or hash all "
-                   "of pbem/geometry and records)")
 @pytest.mark.parametrize("module", ["fields", "records"])
 def test_an_index_kept_before_a_change_to_the_map_reading_code_is_not_used(
         byte_code_cache: Path, tmp_path: Path, module: str, fresh_keys: None,
@@ -501,9 +487,6 @@ def test_an_index_kept_before_a_change_to_the_map_reading_code_is_not_used(
     assert map_index("m", "pbem.rulesets.toc.data", {"m": "map.yaml"})._map is not None  # indexed again
 
 
-@pytest.mark.xfail(strict=True, reason="the same defect seen by a player: fields.py made stricter (a terrain "
-                   "name pattern), the packaged map is now refused by load_map, yet the index kept by the old "
-                   "code is used and the command goes on; the map is refused only if a rule asks for `.map`")
 def test_a_map_the_new_code_refuses_is_not_let_through_by_its_kept_index(
         byte_code_cache: Path, tmp_path: Path, fresh_keys: None, monkeypatch: pytest.MonkeyPatch) -> None:
     import re
@@ -533,13 +516,6 @@ def no_umask() -> Iterator[None]:
         os.umask(previous)
 
 
-@pytest.mark.xfail(strict=True, reason="tables.keep_bytes writes a kept copy with open(temporary, 'wb'): mode "
-                   "0o666 less the umask, where Python writes byte-code with the source's mode (importlib "
-                   "_calc_mode); under umask 0 (some containers and daemons) a kept index (and a kept JSON copy) "
-                   "is writable by every local user in a __pycache__ whose byte-code is not, so another user "
-                   "can change a map's terrain for the referee's next command: the copy is less trusted than "
-                   "byte-code; fix: os.open(temporary, O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, "
-                   "os.stat(path).st_mode & 0o666)")
 def test_a_kept_index_is_no_more_writable_than_the_byte_code_beside_it(byte_code_cache: Path, map_package: Path,
                                                                       no_umask: None) -> None:
     import py_compile
@@ -563,10 +539,6 @@ def _plant(package: str, name: str, body: bytes) -> None:
     tables.keep_bytes(path, yamlio.read_packaged(package, name), "index", hexboard._index_key(), body)
 
 
-@pytest.mark.xfail(strict=True, reason="hexboard._kept_index checks a kept body's length and stagger only: a "
-                   "7-tuple of other types (lists for the dicts) is taken, and the context crashes later with an "
-                   "AttributeError traceback (bob: 'list' object has no attribute 'values'); only who can write "
-                   "byte-code can plant one, so low severity; fix: require type(field) is dict for fields[1:]")
 def test_a_kept_body_of_the_right_length_but_other_types_is_passed_over(byte_code_cache: Path) -> None:
     from pbem.rulesets.bob import context as bob
 

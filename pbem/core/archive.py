@@ -120,8 +120,12 @@ def fsync_fds(fds: list[int]) -> None:
         return
     from _queue import SimpleQueue
 
-    done: Any = SimpleQueue()  # each worker puts None or its failure, once per fd handed over
     jobs = _fsync_queue()
+    if jobs is None:  # no thread could be started: one after another, on this one
+        for fd in fds:
+            os.fsync(fd)
+        return
+    done: Any = SimpleQueue()  # each worker puts None or its failure, once per fd handed over
     for fd in fds[:-1]:
         jobs.put((fd, done))
     failures: list[BaseException] = []
@@ -138,15 +142,26 @@ def fsync_fds(fds: list[int]) -> None:
 
 
 def _fsync_queue() -> Any:
-    """The queue of this process's fsync threads (started on first use; a forked child starts its own)."""
+    """The queue of this process's fsync threads (started on first use; a forked child starts its own).
+
+    None when not one thread could be started (a limit on the process's threads): the caller then
+    does its fsyncs itself. The threads that did start are kept, however few.
+    """
     global _fsync_jobs
     if _fsync_jobs is None or _fsync_jobs[0] != os.getpid():
         import _thread
         from _queue import SimpleQueue
 
         jobs: Any = SimpleQueue()
+        started = 0
         for _ in range(_FSYNC_THREADS):  # like daemon threads: they never hold up the interpreter's exit
-            _thread.start_new_thread(_fsync_worker, (jobs,))
+            try:
+                _thread.start_new_thread(_fsync_worker, (jobs,))
+            except RuntimeError:  # "can't start new thread"
+                break
+            started += 1
+        if not started:
+            return None
         _fsync_jobs = (os.getpid(), jobs)
     return _fsync_jobs[1]
 

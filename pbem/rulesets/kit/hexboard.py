@@ -18,7 +18,7 @@ from pbem.core.yamlio import packaged_file, read_packaged
 from pbem.geometry.hexgrid import CUBE_DIRECTIONS, STAGGERS, Hex, HexGrid, Line, SplitRule, Stagger
 from pbem.geometry.hexmap import HexMap, MapError
 
-from .tables import keep_bytes, kept_bytes, packaged_yaml
+from .tables import keep_bytes, kept_bytes, packaged_doc, packaged_yaml
 
 
 def load_map(spec: Any, package: str, packaged: Mapping[str, str], required_sets: tuple[str, ...] = ()) -> HexMap:
@@ -26,9 +26,11 @@ def load_map(spec: Any, package: str, packaged: Mapping[str, str], required_sets
     if isinstance(spec, str):
         if spec not in packaged:
             raise PbemError(Problem(f"unknown map {spec!r}", section="scenario", legal=", ".join(sorted(packaged))))
-        doc = packaged_yaml(package, packaged[spec])
-    else:
-        doc = spec
+        return _map_of(packaged_yaml(package, packaged[spec]), required_sets)
+    return _map_of(spec, required_sets)
+
+
+def _map_of(doc: Any, required_sets: tuple[str, ...]) -> HexMap:
     try:
         hexmap = HexMap.from_dict(doc)
     except MapError as error:
@@ -54,30 +56,32 @@ def map_index(spec: Any, package: str, packaged: Mapping[str, str], required_set
         return HexIndex.of(load_map(spec, package, packaged, required_sets))
     name = packaged[spec]
     path = packaged_file(package, name)
-    data = read_packaged(package, name) if path is not None else b""
-    if path is not None:
-        kept = _kept_index(path, data, lambda: load_map(spec, package, packaged, required_sets))
-        if kept is not None:
-            _require_sets(kept.sets, required_sets)
-            return kept
-    index = HexIndex.of(load_map(spec, package, packaged, required_sets))
-    if path is not None:
-        keep_bytes(path, data, "index", _index_key(), marshal.dumps(index.fields()))
+    if path is None:  # not a file on disk (a zip): nowhere to keep an index
+        return HexIndex.of(load_map(spec, package, packaged, required_sets))
+    data = read_packaged(package, name)  # the bytes the index is of, whether kept or built, and its map too
+    kept = _kept_index(path, data, lambda: _map_of(packaged_doc(package, name, path, data), required_sets))
+    if kept is not None:
+        _require_sets(kept.sets, required_sets)
+        return kept
+    index = HexIndex.of(_map_of(packaged_doc(package, name, path, data), required_sets))
+    keep_bytes(path, data, "index", _index_key(), marshal.dumps(index.fields()))
     return index
 
 
 @lru_cache(maxsize=None)
 def _index_key() -> str:
-    """What decides a kept index: the reader's key (`tables`), the sources that build an index from the
-    file (this module, hexmap, hexgrid), and this Python's `marshal` (its format may change with it)."""
+    """What decides a kept index: the reader's key (`tables`), the sources of the code that checks a map
+    document and indexes it (this module, hexmap with the fields and records it reads with, hexgrid),
+    and this Python's `marshal` (its format may change with it)."""
     import hashlib
 
-    from pbem.geometry import hexgrid, hexmap
+    from pbem.core import records
+    from pbem.geometry import fields, hexgrid, hexmap
 
     from . import tables
 
     sources = b""
-    for module_file in (__file__, hexmap.__file__, hexgrid.__file__):
+    for module_file in (__file__, hexmap.__file__, fields.__file__, records.__file__, hexgrid.__file__):
         with open(module_file, "rb") as handle:
             sources += hashlib.sha256(handle.read()).digest()
     mark = f"{tables._reader_key()}/{sys.implementation.cache_tag}/{marshal.version}/".encode()
@@ -92,7 +96,8 @@ def _kept_index(path: str, data: bytes, load: Callable[[], HexMap]) -> HexIndex 
         fields = marshal.loads(body)
     except (EOFError, ValueError, TypeError):
         return None
-    if type(fields) is not tuple or len(fields) != len(_FIELDS) or fields[0] not in STAGGERS:
+    if (type(fields) is not tuple or len(fields) != len(_FIELDS) or fields[0] not in STAGGERS
+            or any(type(field) is not dict for field in fields[1:])):
         return None
     stagger, terrain_of, features_of, neighbours_of, cube_of, sides_of, sets = fields
     return HexIndex(load, terrain_of, features_of, neighbours_of, cube_of, sides_of, sets, stagger=stagger)

@@ -35,8 +35,12 @@ def packaged_yaml(package: str, name: str) -> Any:
     built without its marks (a scenario's own map or tables always go through the strict loader),
     and kept on disk beside the package's byte-code (`kept_copy`) for the next process.
     """
-    path = yamlio.packaged_file(package, name)
-    data = yamlio.read_packaged(package, name)
+    return packaged_doc(package, name, yamlio.packaged_file(package, name), yamlio.read_packaged(package, name))
+
+
+def packaged_doc(package: str, name: str, path: str | None, data: bytes) -> Any:
+    """What `data`, the bytes of the packaged file `name` (at `path`, if on disk), reads to: its kept
+    copy, else the loader's reading (kept for the next process). A new object at every call."""
     if path is not None:
         kept = kept_copy(path, data)
         if kept is not None:
@@ -121,7 +125,11 @@ def keep_bytes(path: str, data: bytes, kind: str, key: str, body: bytes) -> None
     temporary = f"{target}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(temporary, "wb") as handle:
+        # the mode Python gives byte-code (its source's), never more open whatever the umask; and only
+        # a file this creates, never through a link planted in its place
+        mode = os.stat(path).st_mode & 0o666 | 0o200
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+        with os.fdopen(fd, "wb") as handle:
             handle.write(_header(data, body, key) + b"\n" + body)
         os.replace(temporary, target)
     except OSError:
