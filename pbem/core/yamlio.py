@@ -404,6 +404,7 @@ class _Builder:
         self.nodes = 0
         self.root: Any = None
         self.documents = 0
+        self.refused = 0  # problems that are refused plain scalars, each kept as its text
         self.start_marks: list[Mark] = []
 
     # -- problems
@@ -547,6 +548,7 @@ class _Builder:
                 value = _resolve_plain(text)
             except _Refused as refused:
                 self.add(str(refused), mark, path)
+                self.refused += 1
                 value = text
                 plain = None
         else:
@@ -760,6 +762,23 @@ def _load_strictly(data: bytes, file: str) -> Document:
         builder.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
         raise YamlError(builder.problems)
     return Document(builder.root, file, builder.marks, builder.key_marks)
+
+
+def load_with_refusals(data: bytes, file: str) -> tuple[Document, list[Problem]]:
+    """`load_bytes`, except for a file whose only problems are refused plain scalars (a number with a
+    leading zero, a float, a date...): its document is still given, each such scalar read as its
+    text, with those problems. A player's pre-check then tells every other problem of the file in the
+    same answer. Any other problem (a syntax error, a tag, a duplicate key) raises YamlError as
+    `load_bytes` does; nothing that accepts a file uses this.
+    """
+    try:
+        return load_bytes(data, file), []
+    except YamlError as error:
+        builder = _build(_decode(data, file), file, _loader())
+        if not builder.problems or builder.refused != len(builder.problems) or builder.documents != 1:
+            raise error from None
+        builder.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+        return Document(builder.root, file, builder.marks, builder.key_marks), builder.problems
 
 
 def read_file(path: Path | str, *, max_bytes: int = MAX_FILE_BYTES) -> bytes:
