@@ -225,8 +225,13 @@ def cmd_submit(args: argparse.Namespace) -> int:
                     referee_key=_load_key(args.key) if args.key else None)
     for receipt in result.receipts:
         print(receipt.for_referee())
-    for error in result.errors:
-        print(f"rejected: {error}", file=sys.stderr)
+    # As every exit-1 command (docs/cli.md): each problem on stdout, then their count, so that
+    # `pbem submit GAME_DIR mail > answer` holds the whole answer.
+    problems = [problem for error in result.errors for problem in error.problems]
+    for problem in problems:
+        print(f"rejected: {problem}")
+    if problems:
+        print(f"{len(problems)} problem(s)")
     return 1 if result.errors else 0
 
 
@@ -329,7 +334,7 @@ def _report(findings: Sequence[object], ok_message: str) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    misplaced = api.ViewFile.misplaced(args.view, args.orders)  # before anything reads a file as a view
+    misplaced = api.ViewFile.misplaced(args.view, args.orders, args.ledger)  # before anything reads a file as a view
     if misplaced is not None:
         raise UsageError(misplaced)
     _from_referee(args.view, args.game, "view")
@@ -343,7 +348,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     found = api.check_orders(view, args.orders)
     if found and found[0].path == ("side",):
         found = [_point_at_the_view(found[0], Path(args.view), str(view.doc["side"]), Path(args.orders)), *found[1:]]
-    return _report(found, f"OK: {args.orders} passes every check its view allows")
+    late = view.deadline_passed(args.orders)  # what `pbem submit` would answer first: exit 1 like it
+    return _report([late, *found] if late is not None else found,
+                   f"OK: {args.orders} passes every check its view allows")
 
 
 def _point_at_the_view(problem: Problem, view: Path, view_side: str, orders: Path) -> Problem:
@@ -422,6 +429,10 @@ def _ruleset_of(game_id: str, ledger: str | None) -> api.Ruleset[Any] | None:
 
 
 def cmd_verify_view(args: argparse.Namespace) -> int:
+    for path in args.views:
+        misplaced = api.ViewFile.game_file_given(path)  # the one cause: a schema error would hide it
+        if misplaced is not None:
+            raise UsageError(misplaced)
     checked = api.check_player(args.views, args.game, ledger_base=args.ledger, receipts=args.receipts or (),
                            archive=args.archive)
     for note in checked.notes:

@@ -365,13 +365,15 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
     accepted = newest_orders(archive, game, seq)  # sides not awaited may have sent standing answers only
     decisions = decision_files(archive, game, seq)
     missing = [side for side in awaited if side not in accepted]
+    deadline = position.deadline
+    passed = deadline is not None and clock.later_than(moment, deadline)
     if missing and not missing_none and not decisions:
-        raise OrdersError(Problem(f"waiting for orders from {', '.join(missing)} for seq {seq}",
-                                  legal="wait, or run with --missing none to resolve without them"))
-    if missing and not decisions and position.deadline is not None and not clock.later_than(moment, position.deadline):
-        raise OrdersError(Problem(f"the deadline {position.deadline} announced for seq {seq} has not passed; "
+        raise OrdersError(_waiting_for_orders(missing, seq, deadline, passed))
+    if missing and not decisions and deadline is not None and not passed:
+        raise OrdersError(Problem(f"the deadline {deadline} announced for seq {seq} has not passed; "
                                   f"{', '.join(missing)} may still send orders", section="docs/protocol.md §4a",
-                                  legal=f"wait until after {position.deadline}"))
+                                  legal=f"wait for their orders, or until after {deadline}; then --missing none "
+                                        "resolves without them"))
     secret = chain_secret(game)
     seed = chance.chain_seed(game.id, secret, game.chain_length, seq)
     hidden = hidden_chain_seed(game, seq)
@@ -399,6 +401,21 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
     written = tuple(f"turns/{seq_dir(seq)}/{name}" for name in files if not name.endswith(".sig"))
     return AdjudicationReport(seq, True, f"adjudication {seq} done: {', '.join(outcome.phases) or 'no phase'}",
                               written, tuple(warnings))
+
+
+def _waiting_for_orders(missing: Sequence[str], seq: int, deadline: str | None, passed: bool) -> Problem:
+    """`pbem adjudicate` without --missing none while sides owe orders: only what is legal now (docs/protocol.md §10)."""
+    who = ", ".join(missing)
+    if deadline is None:  # no deadline announced: the referee decides when to stop waiting
+        return Problem(f"waiting for orders from {who} for seq {seq}",
+                       legal="wait, or run with --missing none to resolve without them")
+    if passed:  # orders arriving now are refused as late: waiting brings nothing
+        return Problem(f"the deadline {deadline} for seq {seq} has passed without orders from {who}; orders that "
+                       "arrive now are refused as late", section="docs/protocol.md §4a",
+                       legal="pbem adjudicate --missing none, which resolves without them")
+    return Problem(f"waiting for orders from {who} for seq {seq}; the deadline {deadline} has not passed",
+                   section="docs/protocol.md §4a",
+                   legal=f"wait for their orders, or until after {deadline}; then --missing none resolves without them")
 
 
 def _await_decision(archive: Archive, game: Game, seq: int, previous_hash: str, request: DecisionRequest,

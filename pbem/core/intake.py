@@ -110,9 +110,18 @@ def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int 
     detached = sig_path or path.with_name(path.name + SIG_SUFFIX)
     if sig_path is not None or detached.exists() or detached.is_symlink():  # a .sig that is no file: refused
         signature = signing.read_signature(detached)  # SignatureError naming it if it cannot be a signature
-        return [Candidate(path.name, (data,), signature, False, str(path))]
+        # named as the referee gave it (in/mail-3/orders.yaml), as every other message names a file
+        return [Candidate(str(path), (data,), signature, False, str(path))]
     # Each block on its own: one that cannot be read is a stand-in that fails in `accept` with its reason.
     blocks = signing.read_armored(data, file=str(path))
+    if not blocks and _is_signature(path, data):
+        signed = path.name[: -len(SIG_SUFFIX)] if path.name.endswith(SIG_SUFFIX) else ""
+        named = str(path.with_name(signed)) if signed else None
+        raise SignatureError(Problem("this is a signature, not the file it signs: give the signed file itself ("
+                                     + (f"{named}, with this signature beside it)" if named else
+                                        "FILE, with this signature beside it as FILE.sig)"),
+                                     file=str(path), line=1, column=1, section="docs/protocol.md §2",
+                                     legal=f"pbem submit GAME_DIR {named or 'FILE'}"))
     if not blocks:
         raise SignatureError(Problem(f"no signature: put {path.name}.sig beside it (ssh-keygen -Y sign) or send an "
                                      "armored PBEM SIGNED FILE block", file=str(path)))
@@ -123,6 +132,11 @@ def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int 
         found.append(Candidate(block.name or f"{path.name}:{block.line}", texts, block.signature, True, str(path),
                                block.line))
     return found
+
+
+def _is_signature(path: Path, data: bytes) -> bool:
+    """A detached signature given where the signed file belongs (FILE.sig, or an SSH signature block)."""
+    return path.name.endswith(SIG_SUFFIX) or data.lstrip().startswith(b"-----BEGIN SSH SIGNATURE-----")
 
 
 def _verify(game: Game, candidate: Candidate) -> tuple[bytes, str]:

@@ -18,6 +18,7 @@ from .ruleset import Ruleset, Rules, available, get as get_ruleset, rules_for
 
 if TYPE_CHECKING:
     from . import signing
+    from .clock import Clock
     from .ledger import Ledger
 
 
@@ -48,9 +49,19 @@ class ViewFile(NamedTuple):
         return newer_view_problem(ledgers, self)
 
     @staticmethod
-    def misplaced(view_path: Path | str, orders_path: Path | str) -> Problem | None:
+    def misplaced(view_path: Path | str, orders_path: Path | str, ledger_base: Path | str | None = None
+                  ) -> Problem | None:
         """`pbem check VIEW ORDERS` given other files than a view then orders (`check_arguments_problem`)."""
-        return check_arguments_problem(view_path, orders_path)
+        return check_arguments_problem(view_path, orders_path, ledger_base)
+
+    @staticmethod
+    def game_file_given(path: Path | str) -> Problem | None:
+        """`pbem verify-view` given the game file as a view (`game_file_as_view_problem`)."""
+        return game_file_as_view_problem(path)
+
+    def deadline_passed(self, orders_path: Path | str, now: Clock | None = None) -> Problem | None:
+        """The problem to tell when the orders deadline this view announces has passed (`late_orders_problem`)."""
+        return late_orders_problem(self, orders_path, now)
 
     def expectation(self) -> Expectation:
         next_ = self.doc["next"]
@@ -291,6 +302,36 @@ def newer_view_problem(ledgers: Sequence[Ledger], view: ViewFile) -> Problem | N
                    legal=f"pbem check {newest.path} ORDERS")
 
 
+# --- the orders deadline as `pbem check` sees it (docs/protocol.md §4a, §10) ------------------------------
+
+
+def late_orders_problem(view: ViewFile, orders_path: Path | str, now: Clock | None = None) -> Problem | None:
+    """Orders checked after the deadline the view announces for them: the referee's intake will refuse them as late.
+
+    `now` is pbem's clock (`clock.system_clock`, which honours PBEM_NOW) unless given.
+    """
+    next_ = view.doc["next"]
+    deadline = next_.get("deadline")
+    if deadline is None or "result" in next_:
+        return None
+    from . import clock  # here: only a game with deadlines reads the clock
+
+    moment = clock.utc_text((now or clock.system_clock)())
+    if not clock.later_than(moment, str(deadline)):
+        return None  # the deadline second itself is still on time (docs/protocol.md §10)
+    seq = int(view.doc["seq"]) + 1
+    message = (f"the orders deadline {deadline} for seq {seq} has passed (it is now {moment}): the referee's intake "
+               "refuses orders that arrive after it as late, so these cannot count")
+    legal = (f"no new orders for seq {seq} (orders the referee received before the deadline still count); your "
+             f"next orders go on the view the referee sends once seq {seq} is adjudicated")
+    try:
+        doc = yamlio.load_bytes(yamlio.read_file(orders_path), str(orders_path))
+    except PbemError:
+        return Problem(message, file=str(orders_path), section="docs/protocol.md §4a", legal=legal)
+    path = ("seq",) if isinstance(doc.data, dict) and "seq" in doc.data else ()
+    return doc.problem(message, path, section="docs/protocol.md §4a", legal=legal)
+
+
 # --- which file is which: `pbem check VIEW ORDERS` given its files in another order -----------------------
 
 
@@ -308,18 +349,31 @@ def _a_kind(kind: str) -> str:
     return f"an {kind}" if kind[:1] in "aeiou" else f"a {kind}"
 
 
-def check_arguments_problem(view_path: Path | str, orders_path: Path | str) -> Problem | None:
+def check_arguments_problem(view_path: Path | str, orders_path: Path | str,
+                            ledger_base: Path | str | None = None) -> Problem | None:
     """The one cause when `pbem check`'s files are not a view then orders (swapped, or game.yaml for the view)."""
     view_name, orders_name = Path(view_path).name, Path(orders_path).name
     given, meant = _kind_of(view_path), _kind_of(orders_path)
     if given is not None and given[1] != "view":
         doc, kind = given
         if kind == "game":
-            side = meant[0].data.get("side") if meant is not None and meant[1] == "orders" else None
-            first = f"views/0000/{side if isinstance(side, str) else '<side>'}.yaml"
-            return doc.problem(f"{view_name} is the game file; for your first orders check against {first} (the "
-                               f"view 0 the referee sent you), and give {view_name} as --game", ("kind",),
-                               section="docs/cli.md", legal=f"pbem check {first} {orders_name} --game {view_name}")
+            orders = meant[0].data if meant is not None and meant[1] == "orders" else {}
+            side, seq = orders.get("side"), orders.get("seq")
+            side = side if isinstance(side, str) else "<side>"
+            seq = seq if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1 else 1
+            latest = _latest_held_view(view_path, doc, side, ledger_base)
+            if latest is not None:
+                which = f"your latest view, {latest} (your ledger's copy)"
+                view = latest
+            else:
+                from .archive import view_rel  # the error path only
+
+                view = view_rel(seq - 1, side)  # where the referee writes view seq-1, the one orders for seq build on
+                which = (f"{view} (the view 0 the referee sent you)" if seq == 1
+                         else f"view {seq - 1} of {side} ({view} as the referee sent it)")
+            return doc.problem(f"{view_name} is the game file; for your orders for seq {seq} check against {which}, "
+                               f"and give {view_name} as --game", ("kind",),
+                               section="docs/cli.md", legal=f"pbem check {view} {orders_name} --game {view_name}")
         swapped = meant is not None and meant[1] == "view"
         return doc.problem(f"the first argument must be your view (kind: view); {view_name} is {_a_kind(kind)} file"
                            + (": give the view first, then the orders" if swapped else ""), ("kind",),
@@ -331,6 +385,41 @@ def check_arguments_problem(view_path: Path | str, orders_path: Path | str) -> P
                            f"{_a_kind(kind)} file: give the view first, then the orders", ("kind",),
                            section="docs/cli.md", legal=f"pbem check {view_path} ORDERS")
     return None
+
+
+def _latest_held_view(game_path: Path | str, game_doc: yamlio.Document, side: str,
+                      ledger_base: Path | str | None) -> str | None:
+    """The newest view of `side` in the player's ledger of exactly this game file, if it holds one."""
+    from .ledger import ledgers_holding
+
+    game_id = game_doc.data.get("game")
+    if not isinstance(game_id, str):
+        return None
+    try:
+        ledgers = ledgers_holding(game_id, chance.file_hash(yamlio.read_file(game_path)), ledger_base)
+        views = [held for ledger in ledgers for held in ledger.views(side)]
+    except (PbemError, OSError):
+        return None  # no ledger to read: the seq of the orders says which view
+    return str(max(views, key=lambda held: held.seq).path) if views else None
+
+
+def game_file_as_view_problem(path: Path | str) -> Problem | None:
+    """The one cause when a command that takes views (`pbem verify-view`) is given the game file instead."""
+    import re  # the check reads the file's top-level `kind:` only when it says game
+
+    try:
+        data = yamlio.read_file(path)
+    except (PbemError, OSError):
+        return None  # the command itself says why it cannot read it
+    if not re.search(rb"^kind:[ \t]*['\"]?game['\"]?[ \t]*(#.*)?$", data, re.MULTILINE):
+        return None
+    given = _kind_of(path)
+    if given is None or given[1] != "game":
+        return None
+    name = Path(path).name
+    return given[0].problem(f"{name} is the game file, not a view: give your view files (views/0000/<side>.yaml, "
+                            f"turns/NNNN/<side>.yaml as the referee sent them), and {name} as --game", ("kind",),
+                            section="docs/cli.md", legal=f"pbem verify-view VIEW... --game {path}")
 
 
 def refuse_rewound_in(ledgers: Sequence[Ledger], side: str, seq: int, ack: str, built_on: str,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from . import options
+from . import clock, options
 from .adjudicator import decision_files
 from .archive import Archive, view_rel
 from .errors import citation
@@ -25,8 +25,12 @@ PUBLIC_NOTE = ("(whether a side has sent its orders, and any decision under way,
                "each side has its own receipts)")
 
 
-def status(game_dir: Path | str, *, public: bool = False) -> str:
-    """The referee's status report, or with `public` only what every side's latest view states."""
+def status(game_dir: Path | str, *, public: bool = False, now: clock.Clock = clock.system_clock) -> str:
+    """The referee's status report, or with `public` only what every side's latest view states.
+
+    `now` (pbem's clock, honouring PBEM_NOW) tells the referee whether the orders deadline has passed;
+    the public report never reads it.
+    """
     game = load_game(game_dir)
     position = current_position(game)
     lines = [f"game {game.id} ({game.doc['ruleset']['id']} {game.doc['ruleset']['version']}), "
@@ -41,7 +45,7 @@ def status(game_dir: Path | str, *, public: bool = False) -> str:
         lines.append(f"deadline for these orders: {position.deadline} (UTC)")
     if public:
         return "\n".join(lines + _public_sides(position))
-    return "\n".join(lines + _referee_sides(position, Archive(game_dir)))
+    return "\n".join(lines + _referee_sides(position, Archive(game_dir), now))
 
 
 def result_headline(result: Mapping[str, Any]) -> str:
@@ -97,7 +101,7 @@ def _public_sides(position: Position) -> list[str]:
     return lines
 
 
-def _referee_sides(position: Position, archive: Archive) -> list[str]:
+def _referee_sides(position: Position, archive: Archive, now: clock.Clock) -> list[str]:
     game = position.game
     seq = position.next_seq
     awaiting = position.awaiting()
@@ -129,6 +133,11 @@ def _referee_sides(position: Position, archive: Archive) -> list[str]:
         lines.append(f"not ready: waiting for a decision reply from {', '.join(unanswered)}")
     elif decisions or all(side in submitted for side in awaiting):
         lines.append("ready to adjudicate")
+    elif position.deadline is not None and clock.later_than(clock.utc_text(now()), position.deadline):
+        # orders that arrive now are refused as late (docs/protocol.md §4a): waiting brings nothing
+        missing = ", ".join(side for side in awaiting if side not in submitted)
+        lines.append(f"not ready: orders outstanding from {missing}, and the deadline {position.deadline} has "
+                     "passed; `pbem adjudicate --missing none` resolves without them")
     else:
         lines.append("not ready: orders outstanding")
     return lines
