@@ -62,7 +62,7 @@ def spotters(board: Board, target: str, firers: list[str]) -> list[str]:
     return sorted(found)
 
 
-def _may_bombard(board: Board, target: str, used: set[str]) -> list[str]:
+def may_bombard(board: Board, target: str, used: set[str]) -> list[str]:
     """10.1-10.2, 10.5, 9.20: the side's artillery on the map, not yet firing or marched, with `target` in range."""
     ctx = board.ctx
     return sorted(uid for uid in board.own if board.on_map(uid) and ctx.counters[uid].artillery
@@ -80,8 +80,19 @@ def enemy_hexes_for(board: Board, taken: set[str], units_for: Callable[[str], li
 
 def _targets(board: Board, used: set[str], targets: set[str]) -> str:
     """10.1-10.2, 10.5: the enemy hexes within range of the side's artillery free to fire, with that artillery."""
-    return enemy_hexes_for(board, targets, lambda hex_id: _may_bombard(board, hex_id, used),
+    return enemy_hexes_for(board, targets, lambda hex_id: may_bombard(board, hex_id, used),
                            "none: no enemy hex you see is within range of your artillery free to fire")
+
+
+def _in_range(board: Board, uid: str, target: str, used: set[str], targets: set[str]) -> str:
+    """10.2: the artillery that has `target` in range, and the enemy hexes (of the view) in range of `uid`."""
+    ctx, here = board.ctx, str(board.hex_of(uid))
+    reach = ctx.counters[uid].range
+    artillery = may_bombard(board, target, used)
+    hexes = [hex_id for hex_id in sorted(board.enemy) if hex_id not in targets
+             and ctx.hexes.distance(here, hex_id) <= reach]
+    return (f"artillery with {target} in range: {', '.join(artillery) or 'none of yours'}; "
+            f"enemy hexes within {reach} of {uid} at {here}: {capped(hexes, 12) if hexes else 'none you see'}")
 
 
 def check(board: Board, order: dict[str, Any], index: int, used: set[str], targets: set[str]) -> tuple[list[Problem], Fire | None]:
@@ -102,7 +113,7 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
         where = ("with", k)
         if not board.on_map(uid):
             problem(f"{uid} is not a {board.side} unit on the map", "10.1", where,
-                    legal=", ".join(_may_bombard(board, target, used)) or f"none: no artillery of yours may bombard "
+                    legal=", ".join(may_bombard(board, target, used)) or f"none: no artillery of yours may bombard "
                                                                           f"{target} now")
             continue
         counter = ctx.counters[uid]
@@ -116,7 +127,7 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
             distance = ctx.hexes.distance(str(board.hex_of(uid)), target)
             if distance > counter.range:
                 problem(f"{uid} at {board.hex_of(uid)} is {distance} hexes from {target}; its range is "
-                        f"{counter.range}", "10.2", where)
+                        f"{counter.range}", "10.2", where, legal=_in_range(board, uid, target, used, targets))
     if found:
         return found, None
     if board.side == "german":

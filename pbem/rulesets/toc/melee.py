@@ -34,7 +34,7 @@ def then_map(order: dict[str, Any]) -> dict[str, str]:
     return {str(k): str(v) for k, v in then.items()}
 
 
-def _may_attack(board: Board, target: str, used: set[str]) -> list[str]:
+def may_attack(board: Board, target: str, used: set[str]) -> list[str]:
     """12.1, 12.3, 8.4, 9.13: the side's units on the map that could attack `target` in melee now."""
     return sorted(uid for uid in board.own
                   if board.on_map(uid) and _attacker_refused(board, uid, str(board.hex_of(uid)), target, used) is None)
@@ -42,12 +42,12 @@ def _may_attack(board: Board, target: str, used: set[str]) -> list[str]:
 
 def _attackers_legal(board: Board, target: str, used: set[str]) -> str:
     """What is legal where an attacker is refused: the side's units that may attack `target` now, or why none."""
-    return ", ".join(_may_attack(board, target, used)) or f"none: no unit of yours may attack {target} now"
+    return ", ".join(may_attack(board, target, used)) or f"none: no unit of yours may attack {target} now"
 
 
 def _targets_legal(board: Board, used: set[str], targets: set[str]) -> str:
     """12.1, 12.3: the enemy hexes units of the side may attack now, with them."""
-    return enemy_hexes_for(board, targets, lambda hex_id: _may_attack(board, hex_id, used),
+    return enemy_hexes_for(board, targets, lambda hex_id: may_attack(board, hex_id, used),
                            "none: no enemy hex you see may be attacked by a unit of yours now")
 
 

@@ -598,10 +598,17 @@ def _9_20_not_next_to_enemy(move: Move, step: str) -> Problem | None:
 
 
 def _6_3_stacking_points(move: Move, step: str) -> Problem | None:
-    limit = move.ctx.tables["stacking_points"]
-    points = move.board.stacking_points(step, move.group) + move.stacking_points
-    if points > int(limit):
-        return move.at_step(f"{step} would hold {points} stacking points; the limit is {limit}", "6.3")
+    limit = int(move.ctx.tables["stacking_points"])
+    held = move.board.stacking_points(step, move.group)
+    points = held + move.stacking_points
+    if points > limit:
+        room = limit - held
+        legal = (f"{step} holds {held} of your stacking points already: "
+                 + (f"units of at most {room} stacking point{'s' if room > 1 else ''} may enter it" if room > 0
+                    else "no unit may enter it"))
+        if move.location is not None:  # (entering, the path starts at the entry hex: 8.2)
+            legal += "; or a path through other hexes"
+        return move.at_step(f"{step} would hold {points} stacking points; the limit is {limit}", "6.3", legal)
     return None
 
 

@@ -11,8 +11,11 @@ from typing import Any, Mapping
 
 from pbem.core.listing import capped, compact
 
+from . import movement
 from .board import Board
+from .bombardment import may_bombard, organisation_problem, spotters
 from .context import Context
+from .melee import may_attack
 from .sequence import SEQUENCES, kind as phase_kind, owner
 
 HEX = {"type": "string", "pattern": "^[0-9]{4}$"}
@@ -110,22 +113,27 @@ def _next_phase_hint(phase: str) -> str:
 def _movement(ctx: Context, board: Board) -> list[str]:
     stacks = {hex_id: sorted(units) for hex_id, units in sorted(board.own_stacks().items()) if hex_id}
     lines = []
+    first = _first_move(board, [(units, [hex_id]) for hex_id, units in stacks.items()])
+    if first is not None:
+        units, step, march = first
+        mode = ", march: true" if march else ""
+        lines.append(f'{{move: [{", ".join(units)}], path: ["{step}", ...]{mode}}}   units that began the phase in '
+                     "one stack move together through the hexes listed (9.5)"
+                     + ("; march: true for march mode (9.20)" if board.side == "german" else ""))
     if stacks:
-        hex_id, units = next(iter(stacks.items()))
-        lines.append(f'{{move: [{", ".join(units)}], path: ["{ctx.hexes.neighbours(hex_id)[0]}", ...], march: true}}   '
-                     "units that began the phase in one stack move together through the hexes listed (9.5); "
-                     "march: true for march mode (9.20)")
         lines.append("your stacks: " + capped([f"{h} {'+'.join(us)}" for h, us in stacks.items()], 30))
     entering = _entering(ctx, board)
     if entering:
-        hexes, units = next(iter(entering.items()))
-        lines.append(f'{{move: [{units[0]}], path: ["{hexes[0]}", ...]}}   a unit off the map enters: its path '
-                     "starts at its entry hex (8.2-8.4)")
+        first = _first_move(board, [([uid], list(hexes)) for hexes, units in entering.items() for uid in units],
+                            entering=True)
+        if first is not None:
+            lines.append(f'{{move: [{first[0][0]}], path: ["{first[1]}", ...]}}   a unit off the map enters: its path '
+                         "starts at its entry hex (8.2-8.4)")
         lines.append("may enter now, the path starting at the entry hex (8.2-8.4): "
                      + "; ".join(f"{compact(us)} by {' or '.join(hs)}" for hs, us in entering.items()))
     if board.side == "british":
-        first = int(ctx.tables["exit_from_turn"])
-        when = "now" if board.turn >= first else f"from turn {first}"
+        first_turn = int(ctx.tables["exit_from_turn"])
+        when = "now" if board.turn >= first_turn else f"from turn {first_turn}"
         lines.append(f'a path ending "off" leaves the map by a British exit hex ({when}, 4.4): '
                      f"{', '.join(ctx.hexes.set('exit'))}")
     tall = [units for units in stacks.values() if len(units) > 1]
@@ -133,6 +141,25 @@ def _movement(ctx: Context, board: Board) -> list[str]:
         lines.append(f"{{top: {tall[0][-1]}}}   put a unit on top of its stack: the enemy sees only the top unit "
                      f"(6.6); your stacks of two or more: {capped(['+'.join(us) for us in tall], 12)}")
     return lines or ["none of your units is on the map or may enter now: send orders: []"]
+
+
+def _first_move(board: Board, candidates: list[tuple[list[str], list[str]]],
+                entering: bool = False) -> tuple[list[str], str, bool] | None:
+    """The first one-hex move the movement rules allow (units, hex, in march mode), each of `candidates` (units,
+    where from: their hex, or their entry hexes when `entering`) tried in turn, its neighbours in hex order; march
+    mode where it is allowed too. None: no candidate has one."""
+    plan = movement.Walker(board).plan  # the phase's start: no unit has moved yet
+
+    def allowed(units: list[str], step: str, march: bool) -> bool:
+        order = {"move": units, "path": [step], "march": march}
+        return not movement.Move(board, plan, order, 0, set()).check()  # (checked only: the board is not changed)
+
+    for units, places in candidates:
+        steps = places if entering else board.ctx.hexes.neighbours(places[0])
+        for step in steps:
+            if allowed(units, step, False):
+                return units, step, board.side == "german" and allowed(units, step, True)
+    return None
 
 
 def _entering(ctx: Context, board: Board) -> dict[tuple[str, ...], list[str]]:
@@ -146,32 +173,40 @@ def _entering(ctx: Context, board: Board) -> dict[tuple[str, ...], list[str]]:
 
 
 def _combat(ctx: Context, board: Board) -> list[str]:
-    on_map = sorted(uid for uid in board.own if board.on_map(uid))
-    gunners: dict[str, list[str]] = {}  # enemy hex -> own artillery within range of it
-    fighters: dict[str, list[str]] = {}  # enemy hex -> own infantry and cavalry next to it
-    for uid in on_map:
-        counter, here = ctx.counters[uid], str(board.hex_of(uid))
-        for target in sorted(board.enemy):
-            if counter.artillery and ctx.hexes.distance(here, target) <= counter.range:
-                gunners.setdefault(target, []).append(uid)
-            if counter.melee_capable and ctx.hexes.adjacent(here, target):
-                fighters.setdefault(target, []).append(uid)
+    none: set[str] = set()
+    gunners = {target: units for target in sorted(board.enemy) if (units := may_bombard(board, target, none))}
+    fighters = {target: units for target in sorted(board.enemy) if (units := may_attack(board, target, none))}
     lines = []
+    fire = next(((target, uid) for target, units in gunners.items() for uid in units
+                 if ctx.los_clear(str(board.hex_of(uid)), target) or spotters(board, target, [uid])), None)
+    if fire is not None:
+        lines.append(f'{{bombard: "{fire[0]}", with: [{fire[1]}], losses: [...]}}   artillery at an enemy hex in its '
+                     "range and sight, or spotted by a unit next to it (10.x); `losses` ranks the enemy units you want "
+                     "hit (10.9)")
     if gunners:
-        target, units = sorted(gunners.items())[0]
         artillery = sorted({uid for near in gunners.values() for uid in near})
-        lines += [f'{{bombard: "{target}", with: [{units[0]}], losses: [...]}}   artillery at an enemy hex in its range '
-                  "and sight, spotted by a unit next to it (10.x); `losses` ranks the enemy units you want hit (10.9)",
-                  f"enemy hexes within range of your artillery ({compact(artillery)}): {capped(sorted(gunners))}"]
+        lines.append(f"enemy hexes within range of your artillery ({compact(artillery)}): {capped(sorted(gunners))}")
     if fighters:
-        target, units = sorted(fighters.items())[0]
-        lines += [f'{{melee: "{target}", with: [{", ".join(units)}], losses: [...], advance: [...]}}   infantry and '
-                  "cavalry next to an enemy hex (12.x); `losses` ranks your own units for losses (12.12), `advance` "
-                  "who enters the hex if it is emptied, `then: HEX` a second hex (12.13); bombardments come first (5.2)",
-                  "enemy hexes next to your infantry and cavalry: "
-                  + capped([f"{hex_id} ({compact(units)})" for hex_id, units in sorted(fighters.items())], 12)]
+        target, units = next(iter(fighters.items()))
+        lines += [f'{{melee: "{target}", with: [{", ".join(_one_force(board, units))}], losses: [...], '
+                  "advance: [...]}   infantry and cavalry next to an enemy hex, not across an unbridged canal "
+                  "(12.x, 9.13); `losses` ranks your own units for losses (12.12), `advance` who enters the hex if "
+                  "it is emptied, `then: HEX` a second hex (12.13); bombardments come first (5.2)",
+                  "enemy hexes your infantry and cavalry may attack: "
+                  + capped([f"{hex_id} ({compact(units)})" for hex_id, units in fighters.items()], 12)]
     return lines or ["no enemy hex is within range of your artillery or next to your infantry and cavalry: send "
                      "orders: []"]
+
+
+def _one_force(board: Board, units: list[str]) -> list[str]:
+    """`units` (which may attack one hex) less those a German attack may not combine with the first (12.14)."""
+    if board.side != "german":
+        return units
+    force: list[str] = []
+    for uid in units:
+        if organisation_problem(board.ctx, board.turn, force + [uid], "units") is None:
+            force.append(uid)
+    return force
 
 
 DEFAULTS = {

@@ -57,21 +57,29 @@ def validate(ctx: Context, view: State, side: str, orders: list[Any]) -> list[Pr
     phase = view["phase"]
     if view.get("result") or sequence.owner(phase) != side:
         if orders:
-            return [Problem(f"{side} gives no orders in the {phase} phase", section="5.2")]
+            why = "the game is over" if view.get("result") else f"{sequence.owner(phase)} gives the orders of {phase}"
+            return [Problem(f"{side} gives no orders in the {phase} phase", section="5.2",
+                            legal=f"orders: [] ({why})")]
         return []
     if conceding(orders) is not None:
         return []
     problems: list[Problem] = []
+    told: set[int] = set()  # orders refused for their place or kind: left out of the rules' walk, told once
     chosen = view.get("sequence")
     for index, order in enumerate(orders):
         if "sequence" in order:
             if phase != "british-first" or index != 0:
-                problems.append(Problem("the British sequence is named first thing in the British player "
-                                        "turn", order=index, section="5.3"))
+                legal = _sequence_legal(phase, chosen, orders, order)
+                problems.append(Problem("the British sequence is named first thing in the British player turn",
+                                        order=index, section="5.3", legal=legal))
             else:
                 chosen = order["sequence"]
+            told.add(index)  # (named first: not walked either, as resolution walks the orders without it)
         if "next_phase" in order and index != len(orders) - 1:
-            problems.append(Problem("`next_phase` is the last order of a phase", order=index, section="5.2"))
+            problems.append(Problem("`next_phase` is the last order of a phase", order=index, section="5.2",
+                                    legal="move it to the end of the list: the orders after it belong to this "
+                                          "phase"))
+            told.add(index)
     kind = sequence.kind(phase, chosen)
     later = orders[-1]["next_phase"] if orders and "next_phase" in orders[-1] else None
     current = orders[:-1] if later is not None else orders
@@ -80,36 +88,68 @@ def validate(ctx: Context, view: State, side: str, orders: list[Any]) -> list[Pr
         if tag is not None:
             message, legal = misplaced.refusal(phase, chosen, tag)
             problems.append(Problem(message, order=index, path=(tag,), section="5.2", legal=legal))
+            told.add(index)
     if later is not None and (kind != "movement" or phase not in NEXT_OF):
         problems.append(Problem("only a movement phase may carry the orders of the next phase (a combat's "
-                                "results must be known first)", order=len(orders) - 1, section="5.2"))
-    if problems:
-        return problems
+                                "results must be known first)", order=len(orders) - 1, section="5.2",
+                                legal=_carried_legal(phase, chosen)))
+        later = None
     board = Board.from_view(ctx, view)
     board.sequence = chosen  # as resolution stands once the British sequence is named (5.3)
-    named = 1 if kind == "movement" and current and "sequence" in current[0] else 0
-    # the movement walk skips the naming order: walked without it, as resolution walks the moves
-    found, plan = handler_for(CHECKS, kind)(board, current[named:])
-    found = [problem.replaced(order=problem.order + named) if problem.order is not None else problem
-             for problem in found]
+    # every other order is still judged (one list of every problem): walked without those told already
+    walked = [index for index in range(len(current)) if index not in told]
+    found, plan = handler_for(CHECKS, kind)(board, [current[index] for index in walked])
+    found = _in_order(problems + [problem.replaced(order=walked[problem.order]) if problem.order is not None
+                                  else problem for problem in found])
     if found or later is None:
         return found
     assert plan is not None  # only a movement phase carries the next phase's orders
     following = NEXT_OF[phase]
     next_kind = sequence.kind(following, chosen)
     after = movement.after_phase(board, plan, following)
+    kept: list[int] = []
     for index, order in enumerate(later):
         tag = _misplaced_tag(next_kind, order)
-        if tag is not None:
-            message, legal = misplaced.refusal(following, chosen, tag, carried=True)
-            found.append(Problem(message, order=len(orders) - 1, path=("next_phase", index, tag), section="5.2",
-                                 legal=legal))
-    if found:
-        return found
-    inner, _ = handler_for(CHECKS, next_kind)(after, later)
-    return [Problem(f"next phase: {p.message}", order=len(orders) - 1,
-                    path=("next_phase",) + ((p.order,) if p.order is not None else ()) + tuple(p.path),
-                    section=p.section, legal=p.legal) for p in inner]
+        if tag is None:
+            kept.append(index)
+            continue
+        message, legal = misplaced.refusal(following, chosen, tag, carried=True)
+        found.append(Problem(message, order=len(orders) - 1, path=("next_phase", index, tag), section="5.2",
+                             legal=legal))
+    inner, _ = handler_for(CHECKS, next_kind)(after, [later[index] for index in kept])
+    found += [Problem(f"next phase: {p.message}", order=len(orders) - 1,
+                      path=("next_phase",) + ((kept[p.order],) if p.order is not None else ()) + tuple(p.path),
+                      section=p.section, legal=p.legal) for p in inner]
+    return sorted(found, key=lambda p: p.path[1] if len(p.path) > 1 and isinstance(p.path[1], int) else -1)
+
+
+def _in_order(problems: list[Problem]) -> list[Problem]:
+    """The problems by the order they are about (those about the list as a whole first), each order's in
+    the order found."""
+    return sorted(problems, key=lambda problem: -1 if problem.order is None else problem.order)
+
+
+def _sequence_legal(phase: str, chosen: str | None, orders: list[Any], order: dict[str, Any]) -> str:
+    """5.3: where the British sequence may be named, from the view's phase, the sequence in force and the orders."""
+    if phase == "british-first":
+        if isinstance(orders[0], dict) and "sequence" in orders[0]:
+            return f"one sequence order, the first: {{sequence: {orders[0]['sequence']}}} stands; leave this one out"
+        return (f"{{sequence: {order['sequence']}}} as the first order of the list, before every other (no "
+                f"sequence order: {sequence.DEFAULT_SEQUENCE}, the default)")
+    if phase == "british-second":
+        return f"leave it out: {chosen or sequence.DEFAULT_SEQUENCE} was named for this player turn and stands"
+    return "leave it out: the German player turn has no sequence to name"
+
+
+def _carried_legal(phase: str, chosen: str | None) -> str:
+    """5.2, 5.3: what the orders carried by a phase that cannot carry them may do instead."""
+    following = NEXT_OF.get(phase)
+    if following is None:
+        return "leave `next_phase` out: no later phase of this player turn takes orders from it"
+    movement_first = " or ".join(f"{{sequence: {name}}}" for name, kinds in sorted(sequence.SEQUENCES.items())
+                                 if kinds[0] == "movement")
+    return (f"leave `next_phase` out and send the orders of {following} once this combat is resolved, or name "
+            f"{movement_first} first to make this a movement phase (5.3)")
 
 
 def resolve(ctx: Context, state: State, submissions: Mapping[str, Submission | None], dice: Dice,
