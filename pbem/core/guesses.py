@@ -89,9 +89,9 @@ def _expanded(item: str) -> list[str]:
 def _known_names(legal: str | None, view_state: dict[str, Any], side: str) -> list[str]:
     """The names a refused id may have meant: the legal list's ids (its runs spelt out), else (no legal given)
     the side's own units."""
-    if legal is not None:
-        return [name for item in legal.split(", ") if item and " " not in item and item != "none"
-                for name in _expanded(item)]
+    if legal is not None:  # (words before a list end with a colon: "one of your units on the map: G01-G30")
+        items = [item.rsplit(": ", 1)[-1] for item in legal.split(", ")]
+        return [name for item in items if item and " " not in item and item != "none" for name in _expanded(item)]
     units = view_state.get("units")
     if not isinstance(units, dict):
         return []

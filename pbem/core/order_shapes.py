@@ -11,7 +11,11 @@ Read from the schemas, so every ruleset gets the same words unless it says bette
   if it has some, else the schema's;
 - an order with no kind at all: which key was probably meant (difflib);
 - an order of an allowed kind checked against that kind alone, so a stray key reads
-  `unknown key "hxe" in a setup order (did you mean "hex"?)` rather than a list of alternatives.
+  `unknown key "hxe" in a setup order (did you mean "hex"?)` rather than a list of alternatives;
+- such a problem that cites no rule cites the one the schema names: a kind's schema, or the schema of the
+  key the problem is about, may open its `description` with its section (`"9.4: one unit id ..."`); the key's
+  words follow the schema's message, and what is legal is the kind's line of `Ruleset.order_kinds`
+  (`a move order like {move: G07, path: [...]}`), else its required keys.
 
 These words only replace the generic schema problems of an item the schema rejected; whether a
 file is accepted is still decided by the schema itself (`orders.rule_problems`).
@@ -20,6 +24,7 @@ file is accepted is still decided by the schema itself (`orders.rule_problems`).
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any, Mapping, Sequence
 
 from . import schemas, yamlio
@@ -104,8 +109,51 @@ def item_problems(doc: yamlio.Document, ruleset: Ruleset[Any], phase: str,
         if isinstance(order, dict) and tag is None:
             found[index] = [_kind_problem(doc, ruleset, view, phase, index, order, list(kinds), every, allowed)]
         elif tag is not None and index in found:
-            found[index] = _carried(doc, ruleset, view, phase, index, kinds[tag], every, found[index])
+            carried = _carried(doc, ruleset, view, phase, index, kinds[tag], every, found[index])
+            form = _form(ruleset, phase, tag, kinds[tag])
+            found[index] = [_cited(problem, kinds[tag], form) for problem in carried]
     return found
+
+
+_SECTION = re.compile(r"([A-Z]?[0-9][0-9.]*(?:(?:-|/|, )[A-Z]?[0-9][0-9.]*)*): (.+)", re.DOTALL)
+"""A schema `description` that opens with the rule section it is about: `9.4: one unit id`, `V2, V4: ...`."""
+
+
+_TYPED = "expected "
+"""How the schema's refusal of a value of the wrong type opens (`expected a string, got a list`): the key's own
+words follow it; a refusal of its form says the form already."""
+
+
+def _section_of(schema: Any) -> tuple[str, str] | None:
+    """(section, words) of a schema whose `description` opens with its section; else None."""
+    described = schema.get("description") if isinstance(schema, Mapping) else None
+    found = _SECTION.fullmatch(described) if isinstance(described, str) else None
+    return (found.group(1), found.group(2)) if found else None
+
+
+def _form(ruleset: Ruleset[Any], phase: str, tag: str, branch: Mapping[str, Any]) -> str:
+    """What a `tag` order looks like: its line of `order_kinds` up to the comment, else its required keys."""
+    line = next((hint for hint in ruleset.order_kinds(phase) if hint.startswith("{" + tag + ":")), None)
+    if line is not None:
+        return f"a {tag} order like {line.split('   ')[0].strip()}"
+    return f"a {tag} order with the keys {', '.join(str(key) for key in branch.get('required', [tag]))}"
+
+
+def _cited(problem: Problem, branch: Mapping[str, Any], form: str) -> Problem:
+    """`problem` (of an order of the kind `branch` describes) citing the section its key's or its kind's schema
+    names, with the key's words and the kind's form as what is legal; as it is when it cites a rule already or
+    neither schema names one."""
+    if problem.section is not None:
+        return problem
+    key = problem.path[2] if len(problem.path) >= 3 else None
+    inner = branch.get("properties", {}).get(key) if isinstance(key, str) else None
+    own = _section_of(inner)
+    said = own or _section_of(branch)
+    if said is None:
+        return problem
+    typed = own is not None and len(problem.path) == 3 and problem.message.startswith(_TYPED)
+    message = f"{problem.message}: {said[1]}" if typed and said[1] not in problem.message else problem.message
+    return problem.replaced(message=message, section=said[0], legal=problem.legal or form)
 
 
 def _ruleset_words(doc: yamlio.Document, ruleset: Ruleset[Any], view: Mapping[str, Any] | None, phase: str,

@@ -18,12 +18,13 @@ from typing import Any
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
+from pbem.core.listing import compact
 from pbem.core.ruleset import State
 from pbem.rulesets.kit.stacks import stack
 
 from .board import Board, lof_problem
 from .context import Context
-from .fire import combat_results, hexes_in_sight
+from .fire import combat_results, hexes_in_sight, own_on_map
 from .setup import map_extent
 
 
@@ -76,14 +77,24 @@ def validate(board: Board, orders: list[Any], markers: dict[str, Any]) -> list[P
         spotter = order["spotter"]
         if not board.on_map(spotter):
             problems.append(Problem(f"{spotter} is not one of your units on the map", order=index,
-                                    path=("spotter",), section="11.2"))
+                                    path=("spotter",), section="11.2", legal=own_on_map(board)))
             continue
         found = lof_problem(cfg, board.turn, board.effects, board.hex_of(spotter), target,
                             cfg.counters[spotter].range)
         if found:
             problems.append(Problem(f"{spotter} cannot spot {target}: {found[1]}", order=index, path=("spotter",),
-                                    section="11.2" if found[0] in ("10.6", "10.8") else found[0]))
+                                    section="11.2" if found[0] in ("10.6", "10.8") else found[0],
+                                    legal=spotters_of(board, target)))
     return problems
+
+
+def spotters_of(board: Board, target: str) -> str:
+    """11.2: the side's own units on the map that see `target` within their range, for a refusal's legal."""
+    cfg = board.cfg
+    found = [uid for uid in sorted(board.own) if board.on_map(uid) and lof_problem(
+        cfg, board.turn, board.effects, board.hex_of(uid), target, cfg.counters[uid].range) is None]
+    return (f"a unit of yours that sees {target} within its range: {compact(found)}" if found
+            else f"none: no unit of yours sees {target} within its range")
 
 
 def drift_subtract(cfg: Context, effects: dict[str, Any], side: str) -> int:

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from pbem.core.chance import Dice
 from pbem.core.errors import Problem
-from pbem.core.listing import capped
+from pbem.core.listing import capped, compact
 from pbem.core.ruleset import Decisions, State, standing_answer
 from pbem.rulesets.kit.stacks import place, stack
 
@@ -52,6 +52,11 @@ def hexes_in_sight(board: Board, units: list[str], reach_of: Callable[[str], int
     return f"none: no enemy hex you see is in range and sight of {what}"
 
 
+def own_on_map(board: Board) -> str:
+    """The side's own units on the map, for the legal of a refusal of a unit it does not have there."""
+    return f"one of your units on the map: {compact(sorted(uid for uid in board.own if board.on_map(uid))) or 'none'}"
+
+
 def heavy_mg_problems(board: Board, orders: list[Any]) -> tuple[list[Problem], str | None]:
     problems: list[Problem] = []
     chosen: str | None = None
@@ -69,7 +74,7 @@ def heavy_mg_problems(board: Board, orders: list[Any]) -> tuple[list[Problem], s
                                     order=index, section="7.8", legal=f"{chosen} already has them"))
         elif not board.on_map(uid):
             problems.append(Problem(f"{uid} is not one of your units on the map", order=index, path=("heavy_mg",),
-                                    section="7.8"))
+                                    section="7.8", legal=own_on_map(board)))
         else:
             chosen = uid
     return problems, chosen
@@ -110,9 +115,11 @@ def validate(board: Board, orders: list[Any]) -> list[Problem]:
         for k, uid in enumerate(firers):
             where = ("with", k)
             if uid not in board.own:
-                problems.append(Problem(f"{uid} is not one of your units", order=index, path=where, section="10.1"))
+                problems.append(Problem(f"{uid} is not one of your units", order=index, path=where, section="10.1",
+                                        legal=own_on_map(board)))
             elif not board.on_map(uid):
-                problems.append(Problem(f"{uid} is not on the map", order=index, path=where, section="10.1"))
+                problems.append(Problem(f"{uid} is not on the map", order=index, path=where, section="10.1",
+                                        legal=own_on_map(board)))
             elif uid in fired:
                 problems.append(Problem(f"{uid} has already fired this phase", order=index, path=where,
                                         section="10.2", legal="each unit fires once per fire phase"))
@@ -121,7 +128,8 @@ def validate(board: Board, orders: list[Any]) -> list[Problem]:
                                     reach(cfg, uid, heavy))
                 if found is None:
                     continue
-                problems.append(Problem(f"{uid}: {found[1]}", order=index, path=where, section=found[0]))
+                problems.append(Problem(f"{uid}: {found[1]}", order=index, path=where, section=found[0],
+                                        legal=hexes_in_sight(board, [uid], lambda one: reach(cfg, one, heavy), uid)))
             bad = True
         if bad:
             continue

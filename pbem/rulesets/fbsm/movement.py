@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.errors import Problem
+from pbem.core.listing import compact
 from pbem.core.ruleset import State
 from pbem.rulesets.kit.stacks import place
 
@@ -25,10 +26,10 @@ def walk(board: Board, uid: str, path: list[str], exit_: bool) -> tuple[Problem 
     """Check one unit's move on the board; (problem or None, half-MP spent). Path index in `path`."""
     cfg = board.cfg
     if uid not in board.own:  # (before the counter lookup: an id no counter has is a player's typo, not a crash)
-        return Problem(f"{uid} is not one of your units", path=("move",), section="9.1"), 0
+        return Problem(f"{uid} is not one of your units", path=("move",), section="9.1", legal=_movers(board)), 0
     counter = cfg.counters[uid]
     if not board.on_map(uid):
-        return Problem(f"{uid} is not on the map", path=("move",), section="9.1"), 0
+        return Problem(f"{uid} is not on the map", path=("move",), section="9.1", legal=_movers(board)), 0
     if counter.kind != "infantry":
         return Problem(f"{uid} is a heavy weapons emplacement and never moves", path=("move",), section="9.3",
                        legal="infantry units only"), 0
@@ -40,6 +41,12 @@ def walk(board: Board, uid: str, path: list[str], exit_: bool) -> tuple[Problem 
         where = ("path", step)
         if not cfg.on_map(hex_id) or cfg.impassable(hex_id):
             return Problem(f"{hex_id} is not a hex a unit may enter", path=where, section="9.1"), spent
+        if hex_id == here and step == 0:  # the likeliest slip: a path that starts with the unit's own hex
+            return Problem(f"{uid} stands in {here}: leave {here} out: a path starts with the first hex entered",
+                           path=where, section="9.1", legal=_first_steps(board, uid)), spent
+        if hex_id == here:
+            return Problem(f"{here} is listed twice in a row: leave one out", path=where, section="9.1",
+                           legal=", ".join(cfg.neighbours(here))), spent
         if not cfg.adjacent(here, hex_id):
             return Problem(f"{hex_id} is not adjacent to {here}", path=where, section="9.1",
                            legal=", ".join(cfg.neighbours(here))), spent
@@ -65,7 +72,8 @@ def walk(board: Board, uid: str, path: list[str], exit_: bool) -> tuple[Problem 
         here = hex_id
     if exit_:
         if counter.side != "german":
-            return Problem("only German units move off the map", path=("exit",), section="4.3"), spent
+            return Problem("only German units move off the map", path=("exit",), section="4.3",
+                           legal="leave exit out: a US unit moves on the map only"), spent
         if here not in cfg.south_exit:
             return Problem(f"{here} is not a south-edge exit hex", path=("exit",), section="4.3",
                            legal=f"{cfg.south_exit[0]} to {cfg.south_exit[-1]}"), spent
@@ -77,6 +85,20 @@ def walk(board: Board, uid: str, path: list[str], exit_: bool) -> tuple[Problem 
     elif not path:
         return Problem("a move needs at least one hex in its path", path=("path",), section="9.1"), spent
     return None, spent
+
+
+def _movers(board: Board) -> str:
+    """The side's own infantry on the map (emplacements never move, 9.3), for a refusal's legal."""
+    found = [uid for uid in board.own if board.on_map(uid) and board.cfg.counters[uid].kind == "infantry"]
+    return f"your infantry on the map: {compact(found) or 'none'}"
+
+
+def _first_steps(board: Board, uid: str) -> str:
+    """The hexes next to the unit that it may enter first (from the side's own board), for a refusal's legal."""
+    here = board.hex_of(uid)
+    steps = [hex_id for hex_id in board.cfg.neighbours(here)
+             if hex_id != here and walk(board, uid, [hex_id], False)[0] is None]
+    return ", ".join(steps) or f"none: {uid} may enter no hex next to it this phase"
 
 
 def _mp(half: int) -> str:

@@ -22,20 +22,30 @@ UNIT = {"type": "string", "pattern": "^[A-Z]+[0-9]+$"}
 MARKER = {"type": "string", "pattern": "^(heavy|light)-[0-9]+$"}
 
 
-def _item(required: list[str], **properties: Any) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False, "required": required, "properties": properties}
+def _item(required: list[str], description: str, **properties: Any) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False, "required": required, "properties": properties,
+            "description": description}
 
 
-CONCEDE = _item(["concede"], concede={"const": True})
-SETUP = _item(["setup", "hex"], setup=UNIT, hex=HEX)
-PLACE = _item(["place", "hex"], place=UNIT, hex=HEX)
-MOVE = _item(["move", "path"], move=UNIT, path={"type": "array", "items": HEX, "maxItems": 40},
-             exit={"type": "boolean"})
-FIRE = _item(["fire", "with"], fire=HEX, advance={"type": "array", "items": UNIT, "uniqueItems": True},
-             **{"with": {"type": "array", "items": UNIT, "minItems": 1, "uniqueItems": True}})
-HEAVY_MG = _item(["heavy_mg"], heavy_mg=UNIT)
-BOMBARD = _item(["bombard", "markers", "spotter"], bombard=HEX,
-                markers={"type": "array", "items": MARKER, "minItems": 1, "uniqueItems": True}, spotter=UNIT)
+# Each `description` opens with its rule section: a refusal by the schema cites it (pbem.core.order_shapes).
+CONCEDE = _item(["concede"], "4.5: the side gives up the game", concede={"const": True})
+SETUP = _item(["setup", "hex"], "3.2: one US unit onto a hex of a set-up zone", setup=UNIT, hex=HEX)
+PLACE = _item(["place", "hex"], "8.3: one drawn German unit onto an entry hex", place=UNIT, hex=HEX)
+MOVE = _item(["move", "path"], "9.1: one unit through the hexes it enters, in order",
+             move={**UNIT, "description": "9.4: a move order names one unit: give each unit its own move order"},
+             path={"type": "array", "items": HEX, "maxItems": 40,
+                   "description": "9.1: the hexes entered, in order, as a list of quoted hexes"},
+             exit={"type": "boolean", "description": "4.3: true or false"})
+FIRE = _item(["fire", "with"], "10.2: the units listed fire together into one enemy hex",
+             fire=HEX, advance={"type": "array", "items": UNIT, "uniqueItems": True,
+                                "description": "10.12: a list of the firers that enter the hex if it is cleared"},
+             **{"with": {"type": "array", "items": UNIT, "minItems": 1, "uniqueItems": True,
+                         "description": "10.4: a list of the units that fire, each once"}})
+HEAVY_MG = _item(["heavy_mg"], "7.8: the German unit given the heavy machineguns this phase", heavy_mg=UNIT)
+BOMBARD = _item(["bombard", "markers", "spotter"], "11.2: markers on an enemy hex that a unit of yours spots",
+                bombard=HEX, spotter={**UNIT, "description": "11.2: the one unit of yours that spots the hex"},
+                markers={"type": "array", "items": MARKER, "minItems": 1, "uniqueItems": True,
+                         "description": "11.1: a list of the markers placed, each once a phase"})
 
 BY_KIND = {
     "setup": [SETUP],
@@ -46,7 +56,7 @@ BY_KIND = {
 }
 
 HINTS = {
-    "setup": ['{setup: US01, hex: "2717"}   one US unit per hex: 16 infantry + 8 emplacements forward (3.3), '
+    "setup": ['{setup: US01, hex: "2617"}   one US unit per hex: 16 infantry + 8 emplacements forward (3.3), '
               '32 infantry + 1 emplacement rear (3.4); units left out get default hexes'],
     "placement": ['{place: G31, hex: "3931"}   a drawn unit onto an entry hex (8.3, 7.5, 7.7); units left out '
                   'get default hexes'],

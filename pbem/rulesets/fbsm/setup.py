@@ -1,6 +1,6 @@
 """Set-up (3.1-3.6, 6.6): the US zones, one unit per hex, and the German blind draw of 30.
 
-US set-up orders name a unit and a hex: `{setup: US01, hex: "2717"}`. Units the orders leave
+US set-up orders name a unit and a hex: `{setup: US01, hex: "2617"}`. Units the orders leave
 out are set up by a fixed default (the free zone hexes with the best defence first), so a
 missing or partial set-up never stops the game. The German set-up is automatic: 30 blind
 draws from the container, the n-th drawn unit into the n-th riverbank hex (3.6); the drawn
