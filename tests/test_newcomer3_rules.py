@@ -186,7 +186,7 @@ def test_a_misformed_marker_is_told_its_form_in_words(tmp_path: Path) -> None:
     result = run("check", view, orders_file(tmp_path, view, '  - {bombard: "3531", markers: [heavy1], spotter: G65}\n'))
     assert result.rc == 1
     [line] = [line for line in result.out.splitlines() if '"heavy1"' in line]
-    assert line.endswith('"heavy1" does not have the expected form: heavy-N or light-N (N a number), like heavy-1')
+    assert '"heavy1" does not have the expected form: heavy-N or light-N (N a number), like heavy-1 (rule 11.1)' in line
     assert "^" not in line and "pattern" not in line, line  # was (pattern ^(heavy|light)-[0-9]+$)
 
 
