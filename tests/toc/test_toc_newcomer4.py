@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pbem.core import yamlio
-from pbem.core.cases import situation
+from pbem.core.cases import case_orders, situation
 from pbem.core.errors import Problem
 from pbem.core.players import ViewFile, check_orders, orders_template, read_view
 from pbem.core.ruleset import Rules, State
@@ -238,3 +238,38 @@ def test_a_sequence_in_the_second_phase_says_the_named_one_stands() -> None:
     problems = rules.validate(rules.view(state, "british"), "british", [{"sequence": "move-fight"}])
     assert [(p.section, p.legal) for p in problems] == [
         ("5.3", "leave it out: fight-move was named for this player turn and stands")], said(problems)
+
+
+def rule_cases() -> list[Path]:
+    return sorted(path for path in (REPO / "tests" / "toc").glob("*.yaml") if path.name != "sections.yaml")
+
+
+def test_every_problem_of_the_rule_cases_says_what_is_legal_and_names_no_enemy_unit() -> None:
+    """Each rule case's orders (tests/toc/*.yaml), checked from the side's own view: every problem has its
+    section and a `legal:`, and no `legal:` names a unit of the other side (fog: the view shows only the top
+    unit of an enemy stack, and the rules' words stay on what the side knows)."""
+    told = 0
+    for path in rule_cases():
+        case = yamlio.load_plain(path.read_bytes())
+        rules, state = situation(case, path.parent)
+        for side, orders in case_orders(case).items():
+            for problem in rules.validate(rules.view(state, side), side, orders):
+                told += 1
+                assert problem.section and problem.legal, (path.name, problem.message)
+                enemy = r"\bB-[A-Z0-9]+\b" if side == "german" else r"\bG-[A-Z0-9]+\b"
+                assert not re.search(enemy, problem.legal), (path.name, problem.message, problem.legal)
+    assert told >= 80, told  # (the cases that refuse orders were walked)
+
+
+@pytest.mark.parametrize("units,legal", [
+    (["G-IR8", "G-IR26"], "the units of one of [G-IR8] or [G-IR26]"),
+    (["G-IR8", "G-IR20", "G-CAV3"], "the units of one of [G-IR8] or [G-IR20] or [G-CAV3] (a unit of no division "
+                                    "may join one division of its corps)"),
+])
+def test_a_german_melee_of_two_organisations_offers_each_alone(units: list[str], legal: str) -> None:
+    """12.14: a hex is attacked once a phase (12.1), so the alternative is one of the forces, not one order each."""
+    rules, state = situation({"scenario": "samples/toc/scenario.yaml", "state": {
+        "phase": "german-combat", "turn": 3, "units": {uid: {"hex": "3105"} for uid in units[:2]}
+        | {uid: {"hex": "3206"} for uid in units[2:]} | {"B-RF": {"hex": "3106"}}}}, REPO)
+    problems = rules.validate(rules.view(state, "german"), "german", [{"melee": "3106", "with": units}])
+    assert [(p.section, p.legal) for p in problems] == [("12.14", legal)], said(problems)

@@ -49,6 +49,21 @@ def organisation_problem(ctx: Context, turn: int, units: list[str], what: str) -
     return None
 
 
+def organisation_legal(ctx: Context, turn: int, units: list[str]) -> str:
+    """10.6 / 12.14: the units split into forces that may each act together (one corps; one division before the
+    organisation turn, the corps' units of no division each on their own); one of them acts (a hex is bombarded
+    or attacked once a phase, 10.5, 12.1)."""
+    apart = turn < int(ctx.tables["organisation_turn"])
+    forces: dict[tuple[str, str], list[str]] = {}
+    for uid in units:
+        counter = ctx.counters[uid]
+        key = (str(counter.corps), (str(counter.division) if counter.division is not None else uid) if apart else "")
+        forces.setdefault(key, []).append(uid)
+    joins = apart and any(ctx.counters[uid].division is None for uid in units)
+    return ("the units of one of " + " or ".join(f"[{', '.join(force)}]" for force in forces.values())
+            + (" (a unit of no division may join one division of its corps)" if joins else ""))
+
+
 def spotters(board: Board, target: str, firers: list[str]) -> list[str]:
     """10.11: own units next to the target; a German spotter only for artillery of its own corps."""
     ctx = board.ctx
@@ -107,22 +122,21 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
         problem(f"{target} holds no enemy unit to bombard", "10.1", ("bombard",), legal=_targets(board, used, targets))
         return found, None
     if target in targets:
-        problem(f"{target} is already bombarded this phase", "10.5", ("bombard",))
+        problem(f"{target} is already bombarded this phase", "10.5", ("bombard",), legal=_targets(board, used, targets))
     firers = list(order["with"])
+    free = ", ".join(may_bombard(board, target, used)) or f"none: no artillery of yours may bombard {target} now"
     for k, uid in enumerate(firers):
         where = ("with", k)
         if not board.on_map(uid):
-            problem(f"{uid} is not a {board.side} unit on the map", "10.1", where,
-                    legal=", ".join(may_bombard(board, target, used)) or f"none: no artillery of yours may bombard "
-                                                                          f"{target} now")
+            problem(f"{uid} is not a {board.side} unit on the map", "10.1", where, legal=free)
             continue
         counter = ctx.counters[uid]
         if not counter.artillery:
-            problem(f"{uid} is not artillery", "10.1", where)
+            problem(f"{uid} is not artillery", "10.1", where, legal=free)
         elif uid in used:
-            problem(f"{uid} already bombards this phase", "10.5", where)
+            problem(f"{uid} already bombards this phase", "10.5", where, legal=free)
         elif uid in board.marched:
-            problem(f"{uid} used march mode this player turn and may not bombard", "9.20", where)
+            problem(f"{uid} used march mode this player turn and may not bombard", "9.20", where, legal=free)
         else:
             distance = ctx.hexes.distance(str(board.hex_of(uid)), target)
             if distance > counter.range:
@@ -133,18 +147,23 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
     if board.side == "german":
         wrong = organisation_problem(ctx, board.turn, firers, "artillery")
         if wrong:
-            problem(wrong, "10.6", ("with",))
+            problem(wrong, "10.6", ("with",), legal=organisation_legal(ctx, board.turn, firers))
             return found, None
     seen = spotters(board, target, firers)
     no_los = [uid for uid in firers if not ctx.los_clear(str(board.hex_of(uid)), target)]
     if no_los and not seen:
+        in_sight = [uid for uid in may_bombard(board, target, used) if ctx.los_clear(str(board.hex_of(uid)), target)]
+        legal = (f"artillery in range and sight of {target}: {', '.join(in_sight) or 'none of yours'}; a unit of "
+                 f"yours next to {target} spots it for the rest (10.11"
+                 + (", a German spotter for its own corps' artillery)" if board.side == "german" else ")"))
         for uid in no_los:
             problem(f"{uid} at {board.hex_of(uid)} has no line of sight to {target}, and no spotter is next to it",
-                    "10.3", ("with", firers.index(uid)))
+                    "10.3", ("with", firers.index(uid)), legal=legal)
         return found, None
     for k, uid in enumerate(order.get("losses") or []):
         if uid not in ctx.counters or ctx.counters[uid].side != other(board.side):
-            problem(f"{uid} is not an enemy unit", "10.9", ("losses", k))
+            problem(f"{uid} is not an enemy unit", "10.9", ("losses", k),
+                    legal=f"enemy unit ids ({'B-' if board.side == 'german' else 'G-'}...) only, or {uid} left out")
     if found:
         return found, None
     return [], Fire(target, tuple(firers), tuple(seen), tuple(no_los))

@@ -32,7 +32,7 @@ def check(board: Board, orders: list[Any]) -> tuple[list[Problem], list[tuple[in
         if "bombard" in order:
             if seen_melee:
                 problems.append(Problem("bombardments come before melees in a combat phase", order=index,
-                                        section="5.2"))
+                                        section="5.2", legal="every bombard order before the first melee order"))
                 continue
             found, fire = bombardment.check(board, order, index, used_artillery, bombarded)
             problems += found

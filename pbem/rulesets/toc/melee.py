@@ -18,7 +18,7 @@ from pbem.rulesets.kit.stacks import place, stack
 
 from . import defensive_fire, losses
 from .board import Board
-from .bombardment import enemy_hexes_for, organisation_problem
+from .bombardment import enemy_hexes_for, organisation_legal, organisation_problem
 from .context import Context, other
 from .results import automatic, clamp, melee_result
 from .zoc import around, refresh_control
@@ -79,7 +79,7 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
         problem(f"{target} holds no enemy unit to melee", "12.1", ("melee",), _targets_legal(board, used, targets))
         return found
     if target in targets:
-        problem(f"{target} is already meleed this phase", "12.1", ("melee",))
+        problem(f"{target} is already meleed this phase", "12.1", ("melee",), _targets_legal(board, used, targets))
     attackers = list(order["with"])
     for k, uid in enumerate(attackers):
         where = ("with", k)
@@ -94,28 +94,39 @@ def check(board: Board, order: dict[str, Any], index: int, used: set[str], targe
     if board.side == "german":
         wrong = organisation_problem(ctx, board.turn, attackers, "units")
         if wrong:
-            problem(wrong, "12.14", ("with",))
+            problem(wrong, "12.14", ("with",), legal=organisation_legal(ctx, board.turn, attackers))
             return found
     for key, section in (("losses", "12.12"), ("advance", "12.13")):
         for k, uid in enumerate(order.get(key) or []):
             if uid not in attackers:
-                problem(f"{uid} is not one of this melee's attackers", section, (key, k))
+                problem(f"{uid} is not one of this melee's attackers", section, (key, k),
+                        f"this melee's attackers: {', '.join(attackers)}")
     advance = list(order.get("advance") or [])
     points = sum(ctx.counters[uid].stacking for uid in advance if uid in ctx.counters)
     if points > int(ctx.tables["stacking_points"]):
         problem(f"the advancing units hold {points} stacking points; the limit is {ctx.tables['stacking_points']}",
-                "12.13", ("advance",))
+                "12.13", ("advance",), f"advancing units of {ctx.tables['stacking_points']} stacking points at most")
     if order.get("then") is not None and not advance:
-        problem("a second-hex advance needs the units that advance listed in `advance`", "12.13", ("then",))
+        problem("a second-hex advance needs the units that advance listed in `advance`", "12.13", ("then",),
+                f"`advance` listing the attackers that enter {target}, or no `then`")
     for uid, hex_id in sorted(then_map(order).items()):
         at: tuple[str | int, ...] = ("then",) if isinstance(order.get("then"), str) else ("then", uid)
         if uid not in advance:
-            problem(f"{uid} is not listed in `advance`", "12.13", at)
+            problem(f"{uid} is not listed in `advance`", "12.13", at,
+                    f"{uid} added to `advance`, or left out of `then`")
         elif not ctx.hexes.on_map(hex_id) or not ctx.hexes.adjacent(target, hex_id):
-            problem(f"{hex_id} is not next to {target}", "12.13", at)
+            problem(f"{hex_id} is not next to {target}", "12.13", at, _second_hexes(ctx, uid, target))
         elif ctx.enter_cost(ctx.counters[uid].kind, target, hex_id) is None:
-            problem(f"{uid} cannot advance from {target} into {hex_id} (terrain still counts)", "12.13", at)
+            problem(f"{uid} cannot advance from {target} into {hex_id} (terrain still counts)", "12.13", at,
+                    _second_hexes(ctx, uid, target))
     return found
+
+
+def _second_hexes(ctx: Context, uid: str, target: str) -> str:
+    """12.13: the hexes next to `target` that `uid`'s terrain lets it enter from there (map facts only)."""
+    hexes = [hex_id for hex_id in sorted(ctx.hexes.neighbours_of.get(target, ()))
+             if ctx.enter_cost(ctx.counters[uid].kind, target, hex_id) is not None]
+    return f"a hex next to {target} that {uid} may enter: {', '.join(hexes) or 'none'}"
 
 
 def _groups(state: State, attackers: list[str]) -> dict[str, list[str]]:

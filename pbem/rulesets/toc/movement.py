@@ -258,6 +258,12 @@ class Move:
     def at_step(self, message: str, section: str, legal: str | None = None) -> Problem:
         return self.problem(message, section, ("path", self.k), legal)
 
+    def end_before(self) -> str:
+        """What is legal instead of the refused path element: the path up to the hex before it."""
+        if self.k == 0:
+            return "leave this order out: the units stay where they are"
+        return f"end the path at {self.location}"
+
     @property
     def parents(self) -> set[str]:
         """9.5-9.6: the stacks the units began the phase in (one, for a legal move)."""
@@ -385,26 +391,35 @@ def _9_1_movable(move: Move, k: int, uid: str) -> Problem | None:
         return move.problem(f"{uid} is not a {move.board.side} unit", "9.1", ("move", k),
                             legal=", ".join(movable) or "none: no unit of yours may move")
     if own[uid]["status"] not in ("active", "container"):
-        return move.problem(f"{uid} is {own[uid]['status']} and cannot move", "9.1", ("move", k))
+        return move.problem(f"{uid} is {own[uid]['status']} and cannot move", "9.1", ("move", k),
+                            legal=f"leave {uid} out of the order")
     return None
 
 
 def _9_1_a_path(move: Move) -> list[Problem]:
-    return [] if move.path else [move.problem("the path is empty", "9.1", ("path",))]
+    return [] if move.path else [move.problem("the path is empty", "9.1", ("path",),
+                                              legal="the hexes entered, the first next to where the stack stands "
+                                                    "(entering: its entry hex)")]
 
 
 def _9_5_all_on_or_all_off(move: Move) -> list[Problem]:
     waiting = [uid for uid in move.units if move.board.own[uid]["status"] == "container"]
     if waiting and len(waiting) != len(move.units):
-        return [move.problem("units on the map and units still off it cannot move together", "9.5", ("move",))]
+        on_map = [uid for uid in move.units if uid not in waiting]
+        return [move.problem("units on the map and units still off it cannot move together", "9.5", ("move",),
+                             legal=f"one move order for [{', '.join(on_map)}], another for [{', '.join(waiting)}]")]
     return []
 
 
 def _6_5_one_corps(move: Move) -> list[Problem]:
     corps = move.corps
     if move.board.side == "german" and len(corps) > 1:
+        by_corps: dict[str, list[str]] = {}
+        for uid in move.units:
+            by_corps.setdefault(str(move.ctx.counters[uid].corps), []).append(uid)
+        orders = ", ".join(f"[{', '.join(units)}]" for units in by_corps.values())
         return [move.problem(f"units of different corps ({', '.join(sorted(corps))}) never move together", "6.5",
-                             ("move",))]
+                             ("move",), legal=f"one move order for each of {orders}")]
     return []
 
 
@@ -428,7 +443,8 @@ def _9_5_one_parent_stack(move: Move) -> list[Problem]:
 
 def _9_6_not_ended(move: Move) -> list[Problem]:
     if move.parent in move.closed:
-        return [move.problem("this stack's movement ended when another stack moved", "9.6", ("move",))]
+        return [move.problem("this stack's movement ended when another stack moved", "9.6", ("move",),
+                             legal="every move of this stack before the other stack's first move, or none")]
     return []
 
 
@@ -449,14 +465,16 @@ def _9_20_one_mode(move: Move, k: int, uid: str) -> Problem | None:
     info = move.plan.units[uid]
     if info.march is not None and info.march != move.march:
         return move.problem(f"{uid} already moved {'in' if info.march else 'without'} march mode this phase", "9.20",
-                            ("march",))
+                            ("march",), legal="march: true, as in its earlier move" if info.march
+                            else "the order without `march: true`, as its earlier move")
     return None
 
 
 def _7_3_not_stopped(move: Move, k: int, uid: str) -> Problem | None:
     """7.3: a unit that entered an enemy ZOC moves no further this phase."""
     if move.plan.units[uid].stopped:
-        return move.problem(f"{uid} entered an enemy ZOC and has stopped for this phase", "7.3", ("move", k))
+        return move.problem(f"{uid} entered an enemy ZOC and has stopped for this phase", "7.3", ("move", k),
+                            legal=f"leave {uid} out: it moves no more this phase")
     return None
 
 
@@ -465,8 +483,10 @@ def _9_20_march_mode(move: Move) -> list[Problem]:
     if not move.march:
         return []
     if move.board.side != "german":
-        return [move.problem("only German units use march mode", "9.20", ("march",))]
-    return [move.problem(f"{uid} began the phase next to a British unit: no march mode", "9.20", ("move", k))
+        return [move.problem("only German units use march mode", "9.20", ("march",),
+                             legal="the order without `march`")]
+    return [move.problem(f"{uid} began the phase next to a British unit: no march mode", "9.20", ("move", k),
+                         legal="the order without `march: true`")
             for k, uid in enumerate(move.units) if move.plan.units[uid].began_next_to_enemy]
 
 
@@ -488,15 +508,19 @@ BEFORE_THE_PATH: tuple[tuple[OrderCheck, ...], ...] = (
 
 
 def _4_4_nothing_after_off(move: Move, step: Any) -> Problem | None:
-    return move.at_step("nothing can follow `off` in a path", "4.4") if move.exited else None
+    return move.at_step("nothing can follow `off` in a path", "4.4", "end the path with `off`") if move.exited else None
 
 
 def _7_3_stack_stopped(move: Move, step: Any) -> Problem | None:
-    return move.at_step(f"the stack stopped in the enemy ZOC at {move.location}", "7.3") if move.stopped else None
+    if move.stopped:
+        return move.at_step(f"the stack stopped in the enemy ZOC at {move.location}", "7.3", move.end_before())
+    return None
 
 
 def _4_4_british_only(move: Move, step: Any) -> Problem | None:
-    return move.at_step("only British units leave the map", "4.4") if move.board.side != "british" else None
+    if move.board.side != "british":
+        return move.at_step("only British units leave the map", "4.4", move.end_before())
+    return None
 
 
 def _4_4_from_an_exit_hex(move: Move, step: Any) -> Problem | None:
@@ -509,7 +533,8 @@ def _4_4_from_an_exit_hex(move: Move, step: Any) -> Problem | None:
 def _4_4_from_turn(move: Move, step: Any) -> Problem | None:
     first = move.ctx.tables["exit_from_turn"]
     if move.board.turn < int(first):
-        return move.at_step(f"no unit leaves the map before turn {first}", "4.4")
+        return move.at_step(f"no unit leaves the map before turn {first}", "4.4",
+                            f"{move.end_before()}; `off` from turn {first}")
     return None
 
 
@@ -517,13 +542,19 @@ def _4_4_movement_points(move: Move, step: Any) -> Problem | None:
     cost = int(move.ctx.tables["exit_cost"])
     for uid in move.units:
         if move.costs[uid] + cost > allowance(move.ctx, uid, move.march):
-            return move.at_step(f"{uid} has not the {cost} MP left to leave the map", "4.4")
+            return move.at_step(f"{uid} has not the {cost} MP left to leave the map", "4.4", move.end_before())
     return None
 
 
 def _9_19_on_the_map(move: Move, step: Any) -> Problem | None:
     if not isinstance(step, str) or not move.ctx.hexes.on_map(step):
-        return move.at_step(f"{step} is not a hex on the map", "9.19")
+        legal: str | None
+        if move.location is not None:
+            legal = ", ".join(sorted(move.ctx.hexes.neighbours_of.get(move.location, ())))
+        else:
+            entry = move.ctx.entry_for(move.units[0])
+            legal = " or ".join(entry.hexes) if entry is not None else None
+        return move.at_step(f"{step} is not a hex on the map", "9.19", legal)
     return None
 
 
@@ -532,7 +563,10 @@ def _8_2_entry_hex(move: Move, step: str) -> Problem | None:
     for uid in move.units:
         why = entry_problem(move.board, uid, step)
         if why:
-            return move.at_step(why, "8.2")
+            entry = move.ctx.entry_for(uid)
+            legal = (None if entry is None else f"leave {uid} out before turn {entry.turn}"
+                     if move.board.turn < entry.turn else " or ".join(entry.hexes))
+            return move.at_step(why, "8.2", legal)
     return None
 
 
@@ -554,13 +588,27 @@ def _9_11_to_9_15_terrain(move: Move, step: str) -> Problem | None:
     for uid in move.units:
         if prices[uid] is None:
             section, why = prohibition(move.ctx, move.ctx.counters[uid].kind, move.location, step)
-            legal = canal_legal(move.ctx, move.location) if section == "9.13" else None
+            legal = canal_legal(move.ctx, move.location) if section == "9.13" else open_around(move)
             return move.at_step(f"{uid}: {why}", section, legal)
     return None
 
 
 def _9_4_no_enemy(move: Move, step: str) -> Problem | None:
-    return move.at_step(f"{step} holds enemy units", "9.4") if move.board.enemy_at(step) else None
+    if not move.board.enemy_at(step):
+        return None
+    if move.location is None:  # 8.3: an entry hex the enemy holds blocks the entry
+        return move.at_step(f"{step} holds enemy units", "9.4", "leave this order out: the units wait until their "
+                                                               "entry hex is free (8.3)")
+    return move.at_step(f"{step} holds enemy units", "9.4", open_around(move))
+
+
+def open_around(move: Move) -> str:
+    """The hexes next to where the stack stands that every unit of it may enter (terrain, 9.10-9.16) and that hold
+    no enemy unit the side sees (9.4); or the path ending there."""
+    here, counters, enter_cost = str(move.location), move.ctx.counters, move.ctx.enter_cost
+    free = [hex_id for hex_id in sorted(move.ctx.hexes.neighbours_of.get(here, ())) if not move.board.enemy_at(hex_id)
+            and all(enter_cost(counters[uid].kind, here, hex_id) is not None for uid in move.units)]
+    return f"a hex next to {here} that the stack may enter: {', '.join(free) or 'none'}; or {move.end_before()}"
 
 
 def _mp_problem(move: Move, step: str, section: str) -> Problem | None:
@@ -569,7 +617,8 @@ def _mp_problem(move: Move, step: str, section: str) -> Problem | None:
         need = move.costs[uid] + int(prices[uid] or 0)
         have = allowance(move.ctx, uid, move.march)
         if need > have:
-            return move.at_step(f"{uid} would need {need} MP to reach {step} but has {have}", section)
+            legal = move.end_before() if move.location is not None else None
+            return move.at_step(f"{uid} would need {need} MP to reach {step} but has {have}", section, legal)
     return None
 
 
@@ -587,13 +636,15 @@ def _7_3_zoc_to_zoc(move: Move, step: str) -> Problem | None:
     where = move.location
     assert where is not None
     if move.board.ezoc(where) and move.board.ezoc(step):
-        return move.at_step(f"no move straight from one enemy ZOC ({where}) to another ({step})", "7.3")
+        return move.at_step(f"no move straight from one enemy ZOC ({where}) to another ({step})", "7.3",
+                            f"{move.end_before()}, or a hex free of enemy ZOC next")
     return None
 
 
 def _9_20_not_next_to_enemy(move: Move, step: str) -> Problem | None:
     if move.march and move.board.next_to_enemy(step):
-        return move.at_step(f"in march mode no unit moves next to a British unit ({step})", "9.20")
+        return move.at_step(f"in march mode no unit moves next to a British unit ({step})", "9.20",
+                            f"the order without `march: true`, or {move.end_before()}")
     return None
 
 
@@ -614,7 +665,8 @@ def _6_3_stacking_points(move: Move, step: str) -> Problem | None:
 
 def _6_5_one_corps_a_hex(move: Move, step: str) -> Problem | None:
     if move.board.side == "german" and len(move.board.corps_in(step, move.group) | move.corps) > 1:
-        return move.at_step(f"{step} holds units of another corps", "6.5")
+        return move.at_step(f"{step} holds units of another corps", "6.5",
+                            f"{move.end_before()}, or a path through hexes without another corps' units")
     return None
 
 
