@@ -194,10 +194,9 @@ def test_stacking_says_how_many_points_may_still_enter() -> None:
 
 
 def test_stacking_on_the_map_offers_other_hexes() -> None:
-    rules, state = situation({"scenario": "samples/toc/scenario.yaml", "state": {
-        "phase": "british-first", "turn": 3, "units": {uid: {"hex": "1404"} for uid in
-                                                       ("B-N", "B-S", "B-M", "B-DR", "B-B")} | {"B-RF": {"hex": "1403"}}}},
-        REPO)
+    units = {uid: {"hex": "1404"} for uid in ("B-N", "B-S", "B-M", "B-DR", "B-B")} | {"B-RF": {"hex": "1403"}}
+    rules, state = situation({"scenario": "samples/toc/scenario.yaml",
+                              "state": {"phase": "british-first", "turn": 3, "units": units}}, REPO)
     problems = rules.validate(rules.view(state, "british"), "british", [{"move": ["B-RF"], "path": ["1404"]}])
     assert [p.section for p in problems] == ["6.3"], said(problems)
     assert problems[0].legal == "1404 holds 5 of your stacking points already: no unit may enter it; or a path " \
