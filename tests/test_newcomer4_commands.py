@@ -217,3 +217,12 @@ def test_check_given_the_game_file_for_first_orders_names_view_0(tmp_path: Path,
     assert result.rc == 2, result.text
     assert "for your orders for seq 1 check against views/0000/german.yaml (the view 0 the referee sent you)" \
         in result.err, result.err
+
+
+def test_submit_of_unsigned_orders_named_sig_asks_for_their_signature(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game(tmp_path, "toc", monkeypatch)
+    orders = game.orders("german", GOOD, name="odd.sig")  # orders, not a signature, whatever their name
+    result = run("submit", game.dir, orders)
+    assert result.rc == 1 and "this is a signature" not in result.out, result.text
+    assert f"rejected: {orders}: no signature: put odd.sig.sig beside it" in result.out, result.out

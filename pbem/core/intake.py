@@ -135,8 +135,11 @@ def read_candidates(path: Path, sig_path: Path | None = None, *, max_bytes: int 
 
 
 def _is_signature(path: Path, data: bytes) -> bool:
-    """A detached signature given where the signed file belongs (FILE.sig, or an SSH signature block)."""
-    return path.name.endswith(SIG_SUFFIX) or data.lstrip().startswith(b"-----BEGIN SSH SIGNATURE-----")
+    """A detached signature given where the signed file belongs: an SSH signature block, or a FILE.sig that is
+    no pbem file (a damaged signature is still one; orders that happen to be named .sig are not)."""
+    if data.lstrip().startswith(b"-----BEGIN SSH SIGNATURE-----"):
+        return True
+    return path.name.endswith(SIG_SUFFIX) and b"kind:" not in data
 
 
 def _verify(game: Game, candidate: Candidate) -> tuple[bytes, str]:
