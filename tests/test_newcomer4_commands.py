@@ -163,8 +163,9 @@ def test_status_says_the_deadline_passed_and_what_resolves(tmp_path: Path, monke
     monkeypatch.setenv("PBEM_NOW", AFTER_DEADLINE)
     after = run("status", game.dir)
     assert after.rc == 0 and "german: owes orders" in after.out, after.text
-    assert after.out.splitlines()[-1] == (f"not ready: orders outstanding from german, and the deadline {DEADLINE} "
-                                          "has passed; `pbem adjudicate --missing none` resolves without them"), after.out
+    said = after.out.splitlines()[-1]
+    assert said == (f"not ready: orders outstanding from german, and the deadline {DEADLINE} has passed; "
+                    "`pbem adjudicate --missing none` resolves without them"), after.out
     assert run("status", game.dir, "--public").out == public_before  # the public report never reads the clock
 
 

@@ -404,7 +404,7 @@ def _adjudicate_locked(archive: Archive, game: Game, position: Position, referee
 
 
 def _waiting_for_orders(missing: Sequence[str], seq: int, deadline: str | None, passed: bool) -> Problem:
-    """`pbem adjudicate` without --missing none while sides owe orders: only what is legal now (docs/protocol.md §10)."""
+    """`pbem adjudicate` without --missing none while sides owe orders: only what is legal now (protocol.md §10)."""
     who = ", ".join(missing)
     if deadline is None:  # no deadline announced: the referee decides when to stop waiting
         return Problem(f"waiting for orders from {who} for seq {seq}",
