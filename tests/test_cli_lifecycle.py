@@ -666,7 +666,7 @@ def test_the_seed_chain_running_out(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     late = game.write_orders("red", "- {fire: 5}")
     game.sign("red", late)
     refused = run("submit", game.root, late)
-    assert refused.rc == 1 and "seed chain's 3 links are all used" in refused.err, refused.text
+    assert refused.rc == 1 and "seed chain's 3 links are all used" in refused.out, refused.text
     result = run("adjudicate", game.root)
     assert result.rc == 2 and "the seed chain has 3 links and all are used" in result.err
     assert_unchanged(before, game.root)

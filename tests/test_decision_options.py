@@ -141,7 +141,7 @@ def test_the_same_answer_twice_is_stored_once(cli_game: CliGame, asked: Path) ->
     ok("decide", asked, "--answer", "3", "--key", cli_game.key("red"), "--out", other)
     ok("submit", cli_game.root, other)
     replayed = run("submit", cli_game.root, first)
-    assert replayed.rc == 1 and "reads as a replay" in replayed.err, replayed.text
+    assert replayed.rc == 1 and "reads as a replay" in replayed.out, replayed.text
     assert len([p for p in asked.parent.glob("reply-*.yaml") if "receipt" not in p.name]) == 2
 
 
@@ -173,5 +173,6 @@ def test_decide_refuses_another_side_s_key(cli_game: CliGame, asked: Path) -> No
     # without --game the key cannot be checked; the referee then refuses the reply with one error only
     ok("decide", asked, "--answer", "1", "--key", cli_game.key("blue"), "--out", out)
     submitted = run("submit", cli_game.root, out)
-    assert submitted.rc == 1 and submitted.err.count("rejected: ") == 1
-    assert "signed with blue's key" in submitted.err and len(submitted.err.strip().splitlines()) == 1, submitted.err
+    assert submitted.rc == 1 and submitted.out.count("rejected: ") == 1
+    assert "signed with blue's key" in submitted.out and submitted.out.strip().splitlines()[1:] == ["1 problem(s)"], \
+        submitted.out

@@ -227,11 +227,11 @@ def test_submit_hostile_orders(worlds: Callable[[str], World], tmp_path: Path) -
         path.write_bytes(data)
         # unsigned: read as a text that might carry armored blocks
         call = refused("submit", world.root, path)
-        assert call.err.startswith("rejected: ") or call.err.startswith("pbem submit: "), (name, call.err)
+        assert call.out.startswith("rejected: ") or call.err.startswith("pbem submit: "), (name, call.out, call.err)
         # signed by red: everything behind the signature is read
         path.with_name(path.name + ".sig").write_text(sign_as(world.keys["red"], data, world.game_id))
         call = refused("submit", world.root, path)
-        assert str(path) in call.err or path.name in call.err, (name, call.err)
+        assert str(path) in call.out or path.name in call.out, (name, call.out, call.err)
     assert {k: v for k, v in snapshot(world.root).items() if not k.startswith(".referee")} == \
         {k: v for k, v in before.items() if not k.startswith(".referee")}
 
@@ -243,7 +243,7 @@ def test_submit_node_flood(worlds: Callable[[str], World], tmp_path: Path) -> No
     path.write_bytes(data)
     path.with_name("flood.yaml.sig").write_text(sign_as(world.keys["red"], data, world.game_id))
     call = refused("submit", world.root, path)
-    assert "too many values" in call.err
+    assert "too many values" in call.out
     # the parse stopped at the first value over the bound, and nothing behind the parse ran
     assert call.work.most_nodes == MOST_NODES and call.work.most_nodes < len(data) // 4, call.work
     assert (call.work.item_schemas, call.work.orders_validated, call.work.schema_errors) == (0, 0, 0), call.work
@@ -257,18 +257,18 @@ def test_submit_hostile_signatures_and_special_files(worlds: Callable[[str], Wor
     for name, data in HOSTILE_SIGNATURES.items():
         sig.write_bytes(data)
         call = refused("submit", world.root, path)
-        assert "orders.yaml" in call.err, (name, call.err)
+        assert "orders.yaml" in call.out, (name, call.out, call.err)
     for kind in ("zero", "fifo"):
         special_file(sig, kind)
         call = refused("submit", world.root, path)
-        assert "orders.yaml.sig: not an SSH signature: not a regular file" in call.err, call.err
+        assert "orders.yaml.sig: not an SSH signature: not a regular file" in call.out, call.out
         special_file(sig, kind)
         call = refused("submit", world.root, path, sig)
-        assert "not a regular file" in call.err, call.err
+        assert "not a regular file" in call.out, call.out
         sig.unlink()
         special_file(path, kind)  # the orders file itself: a device or a pipe
         call = refused("submit", world.root, path)
-        assert "orders.yaml" in call.err
+        assert "orders.yaml" in call.out + call.err
         path.unlink()
         path.write_bytes(valid_orders(world))
 

@@ -77,13 +77,13 @@ class Table:
         before = snapshot(self.root)
         result = run("submit", self.root, path, *([sig] if sig else []))
         assert result.rc == 1, result.text
-        assert result.out == "", result.out
-        assert result.err.startswith("rejected: "), result.err
-        assert (name or path.name) in result.err, result.err
+        assert result.err == "", result.err  # the whole answer on stdout (docs/cli.md), then the count
+        assert result.out.startswith("rejected: ") and result.out.endswith(" problem(s)\n"), result.out
+        assert (name or path.name) in result.out, result.out
         for needle in needles:
-            assert needle in result.err, f"{needle!r} not in:\n{result.err}"
+            assert needle in result.out, f"{needle!r} not in:\n{result.out}"
         assert_unchanged(before, self.root)
-        return result.err
+        return result.out
 
 
 def make_table(work: Path) -> Table:
@@ -428,7 +428,7 @@ def test_a_bad_block_does_not_sink_a_good_one(table: Table) -> None:
     result = run("submit", table.root, path)
     assert result.rc == 1
     assert "accepted orders of red for seq 1" in result.out
-    assert "rejected: " in result.err and "blue.yaml" in result.err and "seq 7 is ahead of the game" in result.err
+    assert "rejected: " in result.out and "blue.yaml" in result.out and "seq 7 is ahead of the game" in result.out
     assert sorted(p.name for p in (table.root / "orders/0001").iterdir()) == [
         "red-0001.receipt.yaml", "red-0001.receipt.yaml.sig", "red-0001.yaml", "red-0001.yaml.sig"]
 

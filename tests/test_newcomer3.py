@@ -101,12 +101,15 @@ def test_check_with_its_files_swapped_says_which_goes_first(tmp_path: Path) -> N
     assert f"{orders}:{kind_line}:7: at kind: " in line and f"legal: pbem check {view1} {orders}" in line, line
 
 
-def test_check_given_the_game_file_for_the_view_points_at_view_0(tmp_path: Path) -> None:
-    play, _, _, orders = red_on_view_1(tmp_path)
-    result = run("check", play.game_file, orders)
+def test_check_given_the_game_file_for_the_view_points_at_the_latest_view(tmp_path: Path) -> None:
+    play, _, view1, orders = red_on_view_1(tmp_path)  # orders for seq 2: built on view 1
+    result = run("check", play.game_file, orders, "--ledger", tmp_path / "no-ledger")
     assert result.rc == 2, result.text
     [line] = result.err.splitlines()
-    assert "game.yaml is the game file; for your first orders check against views/0000/red.yaml" in line, line
+    assert "game.yaml is the game file; for your orders for seq 2 check against view 1 of red " \
+           "(turns/0001/red.yaml as the referee sent it)" in line, line
+    kept = run("check", play.game_file, orders, "--ledger", play.ledger("red")).err  # the ledger holds view 1
+    assert "check against your latest view, " in kept and "view-0001-red-" in kept, kept
     assert "missing required" not in result.err
 
 

@@ -241,7 +241,7 @@ def test_a_dishonest_player_is_refused_with_what_would_be_legal(mons: DemoGame, 
     keys = tmp_path / "keys"
     old = tmp_path / "mail" / "german" / "orders-0001.yaml"
     replayed = run("submit", mons.root, old)
-    assert replayed.rc == 1 and "seq 1 is an old file (replayed?)" in replayed.err and "legal: 4" in replayed.err
+    assert replayed.rc == 1 and "seq 1 is an old file (replayed?)" in replayed.out and "legal: 4" in replayed.out
     # the British player signs orders that say they are the German side's
     forged = tmp_path / "forged.yaml"
     assert run("bot", mons.root, "--side", "german", "--key", keys / "german", "--out", forged).rc == 0
@@ -250,7 +250,7 @@ def test_a_dishonest_player_is_refused_with_what_would_be_legal(mons: DemoGame, 
     assert refused.rc == 2 and "legal: german's key" in refused.err
     assert run("sign", forged, "--key", keys / "british").rc == 0  # without --game nothing stops the signing
     taken = run("submit", mons.root, forged)
-    assert taken.rc == 1 and "signed with british's key" in taken.err and "legal: german's key" in taken.err
+    assert taken.rc == 1 and "signed with british's key" in taken.out and "legal: german's key" in taken.out
     # a file signed for another game
     other = tmp_path / "other"
     assert run("new", TOC_SCENARIO, "--id", "mons-other", "--referee-key", keys / "referee",
@@ -258,7 +258,7 @@ def test_a_dishonest_player_is_refused_with_what_would_be_legal(mons: DemoGame, 
                "--dir", other).rc == 0
     assert run("bot", other, "--side", "german", "--key", keys / "german", "--out", tmp_path / "o.yaml").rc == 0
     wrong_game = run("submit", mons.root, tmp_path / "o.yaml")
-    assert wrong_game.rc == 1 and "signed for game 'mons-other', this is game 'demo-toc'" in wrong_game.err
+    assert wrong_game.rc == 1 and "signed for game 'mons-other', this is game 'demo-toc'" in wrong_game.out
     assert not list((mons.root / "orders").glob("0004/*"))  # nothing of it was kept
 
 

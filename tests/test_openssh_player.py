@@ -368,7 +368,7 @@ def test_orders_signed_under_the_wrong_namespace_are_refused(world: World) -> No
     world.mail(red / "orders-0001.yaml", world.referee)
     refused = referee(world, "submit", "game", "orders-0001.yaml", check=False)
     assert refused.returncode == 1
-    assert "wrong namespace" in refused.stderr and "pbem-orders@duel-ssh" in refused.stderr
+    assert "wrong namespace" in refused.stdout and "pbem-orders@duel-ssh" in refused.stdout
     assert not (world.game / "orders").exists()
 
 

@@ -125,9 +125,12 @@ def keep_bytes(path: str, data: bytes, kind: str, key: str, body: bytes) -> None
     temporary = f"{target}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        # the mode Python gives byte-code (its source's), never more open whatever the umask; and only
-        # a file this creates, never through a link planted in its place
-        mode = os.stat(path).st_mode & 0o666 | 0o200
+        # the mode Python gives byte-code (its source's, as importlib's `_calc_mode`), never more open
+        # whatever the umask; and only a file this creates, never through a link planted in its place
+        try:
+            mode = os.stat(path).st_mode & 0o666 | 0o200
+        except OSError:
+            mode = 0o666
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(_header(data, body, key) + b"\n" + body)
