@@ -1,6 +1,6 @@
 """What a newcomer's fourth fresh-clone run found, each pinned as the player or referee meets it.
 
-Every test here is a strict xfail: it fails today and passes once its defect is fixed.
+Each test was first a strict xfail, failing on the defect it pins; all are fixed now.
 
 1. toc: an order of the wrong kind for the phase hides every rule problem of the other orders;
 2. `pbem check` says OK for orders whose deadline has passed;
@@ -96,9 +96,6 @@ def problems(result: Run) -> list[str]:
 # --- 1. a misplaced order hides the rest (toc) ---------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="toc: a bombard in a movement phase is the only problem check tells; "
-                   "the unknown unit of the order before it is told only after the bombard is gone "
-                   "(docs/cli.md: every problem in one list)")
 def test_toc_a_misplaced_order_does_not_hide_an_unknown_unit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "toc", monkeypatch)
     game.skip(1)  # the British first phase: a movement phase (move-fight)
@@ -112,8 +109,6 @@ def test_toc_a_misplaced_order_does_not_hide_an_unknown_unit(tmp_path: Path, mon
 # --- 2. and 3. deadlines ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="pbem check says OK for orders whose phase's deadline has passed; "
-                   "the referee then refuses them as late")
 def test_check_tells_that_the_orders_deadline_has_passed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "toc", monkeypatch, deadline="1h")
     orders = '- {move: [G-IR12], path: ["3100", "3001"]}\n'
@@ -126,8 +121,6 @@ def test_check_tells_that_the_orders_deadline_has_passed(tmp_path: Path, monkeyp
     assert DEADLINE in late_check.text and "passed" in late_check.text, late_check.text
 
 
-@pytest.mark.xfail(strict=True, reason="pbem adjudicate before the deadline says 'legal: wait, or run with "
-                   "--missing none', and --missing none is refused until the deadline")
 def test_adjudicate_before_the_deadline_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "toc", monkeypatch, deadline="1h")
     monkeypatch.setenv("PBEM_NOW", BEFORE_DEADLINE)
@@ -138,8 +131,6 @@ def test_adjudicate_before_the_deadline_names_it(tmp_path: Path, monkeypatch: py
     assert DEADLINE in waiting.err, waiting.text
 
 
-@pytest.mark.xfail(strict=True, reason="pbem status after the orders deadline still says 'not ready: orders "
-                   "outstanding' and nothing of the passed deadline or of --missing none")
 def test_status_after_the_deadline_says_it_passed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "toc", monkeypatch, deadline="1h")
     monkeypatch.setenv("PBEM_NOW", AFTER_DEADLINE)
@@ -156,8 +147,6 @@ def _cli_md_says_submit_problems_go_to_stdout() -> bool:
     return "`submit`" in row and "standard output" in row
 
 
-@pytest.mark.xfail(strict=True, reason="pbem submit prints 'rejected: ...' on stderr and no count; docs/cli.md "
-                   "says every exit-1 command prints its problems and their count on stdout")
 def test_submit_rejections_where_docs_cli_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "toc", monkeypatch)
     bad = game.signed("german", '- {move: [G-IR99], path: ["3100"]}\n')
@@ -167,8 +156,6 @@ def test_submit_rejections_where_docs_cli_says(tmp_path: Path, monkeypatch: pyte
         assert "G-IR99" in result.out and "1 problem(s)" in result.out, result.text
 
 
-@pytest.mark.xfail(strict=True, reason="pbem submit names a refused file by its base name (orders.yaml:L:C), "
-                   "not as the referee gave it (in/mail-3/orders.yaml), as it does for a missing signature")
 def test_submit_names_the_refused_file_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "toc", monkeypatch)
     bad = game.signed("german", '- {move: [G-IR99], path: ["3100"]}\n', name="in/mail-3/orders.yaml")
@@ -177,8 +164,6 @@ def test_submit_names_the_refused_file_as_given(tmp_path: Path, monkeypatch: pyt
     assert f"{bad}:" in result.text, result.text
 
 
-@pytest.mark.xfail(strict=True, reason="pbem submit given FILE.sig asks for FILE.sig.sig instead of saying "
-                   "that this is the signature and the orders file goes first")
 def test_submit_given_the_signature_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "toc", monkeypatch)
     good = game.signed("german", '- {move: [G-IR12], path: ["3100", "3001"]}\n')
@@ -190,8 +175,6 @@ def test_submit_given_the_signature_file(tmp_path: Path, monkeypatch: pytest.Mon
 # --- 5. examples that are illegal -----------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="toc's orders template for the British shows {move: [B-DC1], path: "
-                   "[\"1608\", ...]}: the canal between 1609 and 1608 has no bridge (9.13)")
 def test_toc_template_move_example_is_a_legal_first_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "toc", monkeypatch)
     game.skip(1)
@@ -201,8 +184,6 @@ def test_toc_template_move_example_is_a_legal_first_step(tmp_path: Path, monkeyp
     assert result.rc == 0, result.text
 
 
-@pytest.mark.xfail(strict=True, reason="docs/fbsm.md's set-up example {setup: US01, hex: \"2717\"} is in neither "
-                   "US set-up zone of the sample scenario (3.4)")
 def test_fbsm_doc_setup_example_is_legal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "fbsm", monkeypatch)
     example = re.search(r"\{setup: [A-Z0-9]+, hex: \"[0-9]{4}\"\}", (ROOT / "docs" / "fbsm.md").read_text())
@@ -276,8 +257,6 @@ CASES = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="the problem names no rule section or no 'legal:' alternative "
-                   "(house rule: file, line, column, order, rule section and what would be legal)")
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_problem_names_its_rule_and_what_is_legal(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ruleset, make, words = CASES[case]
@@ -291,8 +270,6 @@ def test_problem_names_its_rule_and_what_is_legal(case: str, tmp_path: Path, mon
 # --- 7. fbsm: the start hex in the path --------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="fbsm: a path starting with the unit's own hex is refused as "
-                   "'2617 is not adjacent to 2617'; toc says 'leave 2617 out'")
 def test_fbsm_path_starting_at_the_units_own_hex(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "fbsm", monkeypatch)
     game.skip(6)
@@ -305,8 +282,6 @@ def test_fbsm_path_starting_at_the_units_own_hex(tmp_path: Path, monkeypatch: py
 # --- 8. leading zero ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="pbem check stops at an unquoted leading-zero hex (exit 2) and tells none "
-                   "of the other problems of the file")
 def test_leading_zero_hex_is_one_problem_among_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(tmp_path, "fbsm", monkeypatch)
     result = game.check("us", '- {setup: US02, hex: 0933}\n- {setup: US3, hex: "2617"}\n')

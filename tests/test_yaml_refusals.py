@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pbem.core import yamlio
@@ -47,3 +49,19 @@ def test_too_many_refusals_stop_as_load_bytes_stops() -> None:
     with pytest.raises(yamlio.YamlError) as salvaged:
         yamlio.load_with_refusals(data, "o.yaml")
     assert "too many problems" in str(salvaged.value)
+
+
+def test_a_player_s_check_tells_a_refused_value_once_and_every_other_problem(tmp_path: Path) -> None:
+    """`players.check_orders`: the refused value is told by YAML's words only (not again by the rules,
+    which read it as its text), and the rest of the file is still checked."""
+    from pbem.core.players import check_orders, read_view
+
+    sample = Path(__file__).resolve().parent.parent / "samples" / "fbsm" / "game"
+    text = (sample / "orders" / "0001" / "us-0001.yaml").read_text(encoding="utf-8")
+    text = text.replace('hex: "3726"', "hex: 37.26", 1).replace("setup: HW02", "setup: HW2", 1)
+    orders = tmp_path / "orders.yaml"
+    orders.write_text(text, encoding="utf-8")
+    found = check_orders(read_view(sample / "views" / "0000" / "us.yaml"), orders)
+    at_first = [problem for problem in found if problem.path == ("orders", 0, "hex")]
+    assert len(at_first) == 1 and "decimal" in at_first[0].message, [str(p) for p in found]
+    assert any("HW2" in problem.message and "HW02" in problem.message for problem in found), [str(p) for p in found]

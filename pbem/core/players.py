@@ -136,8 +136,12 @@ def check_orders(view: ViewFile, orders_path: Path | str) -> list[Problem]:
     if type(quick) is dict and not orders_problems(yamlio.Document(quick, str(orders_path)), view.rules, expect,
                                                    view.doc["state"]):
         return []
-    doc = yamlio.load_bytes(data, str(orders_path))  # problems are told with their line and column
-    return [_hinted(problem, doc.data) for problem in orders_problems(doc, view.rules, expect, view.doc["state"])]
+    # Problems are told with their line and column. A value YAML refuses as written (a number with a
+    # leading zero, a float) is one problem among the others: read as its text for the rest of the check.
+    doc, refused = yamlio.load_with_refusals(data, str(orders_path))
+    at_refused = {problem.path for problem in refused}
+    found = [_hinted(problem, doc.data) for problem in orders_problems(doc, view.rules, expect, view.doc["state"])]
+    return refused + [problem for problem in found if problem.path not in at_refused]
 
 
 def _hinted(problem: Problem, data: Any) -> Problem:
