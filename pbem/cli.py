@@ -224,7 +224,9 @@ def cmd_submit(args: argparse.Namespace) -> int:
     result = api.submit(args.game_dir, args.file, args.sig,
                     referee_key=_load_key(args.key) if args.key else None)
     for receipt in result.receipts:
-        print(receipt.for_referee())
+        print(receipt)
+        # who else is awaited is the referee's to know, not the sender's: never in the answer
+        print(f"note: {receipt.for_referee().removeprefix(str(receipt) + '; ')}", file=sys.stderr)
     # As every exit-1 command (docs/cli.md): each problem on stdout, then their count, so that
     # `pbem submit GAME_DIR mail > answer` holds the whole answer.
     problems = [problem for error in result.errors for problem in error.problems]
