@@ -224,3 +224,21 @@ def test_bst_per_unit_standing_answers_saved_as_the_bots_file_and_accepted(tmp_p
     shown = {"opfire.us1": {"within": 300}, "opfire.usp": "hold", "close_combat.us1": "fire", "opfire.us2": None}
     for name, value in shown.items():  # a unit whose bases all fell in the activation has no row
         assert now.get(name, value) == value, (name, now)
+
+
+def test_after_the_orders_deadline_the_desk_says_so_and_saves_nothing(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """As `pbem check` does: orders made after the deadline the view announces would be refused as late."""
+    from tests.test_newcomer4 import AFTER_DEADLINE, BEFORE_DEADLINE, DEADLINE, Game
+
+    game = Game(tmp_path, "toc", monkeypatch, deadline="1h")
+    out = tmp_path / "german-orders.yaml"
+    desk = OrdersDesk(game.view("german"), out=out)
+    monkeypatch.setenv("PBEM_NOW", BEFORE_DEADLINE)
+    assert desk.check({"orders": []})["ok"]
+    monkeypatch.setenv("PBEM_NOW", AFTER_DEADLINE)
+    late = desk.check({"orders": []})
+    assert not late["ok"] and f"the orders deadline {DEADLINE} for seq 1 has passed" in late["problems"][0]["message"]
+    assert late["problems"][0]["section"] == "docs/protocol.md §4a", late["problems"][0]
+    refused = desk.save({"orders": []})
+    assert refused["saved"] is False and not out.exists()
