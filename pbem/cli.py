@@ -348,11 +348,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     if superseded is not None:  # the one cause: what a check against an old view says would mislead
         return _report([superseded], "")
     found = api.check_orders(view, args.orders)
-    if found and found[0].path == ("side",):
-        found = [_point_at_the_view(found[0], Path(args.view), str(view.doc["side"]), Path(args.orders)), *found[1:]]
-    late = view.deadline_passed(args.orders)  # what `pbem submit` would answer first: exit 1 like it
-    return _report([late, *found] if late is not None else found,
-                   f"OK: {args.orders} passes every check its view allows")
+    found = [_point_at_the_view(problem, Path(args.view), str(view.doc["side"]), Path(args.orders))
+             if problem.path == ("side",) else problem for problem in found]
+    return _report(found, f"OK: {args.orders} passes every check its view allows")
 
 
 def _point_at_the_view(problem: Problem, view: Path, view_side: str, orders: Path) -> Problem:

@@ -35,6 +35,7 @@ from pbem.core.errors import PbemError
 from pbem.geometry import fields as fields_module
 from pbem.rulesets.kit import hexboard, tables
 from pbem.rulesets.kit.hexboard import load_map, map_index
+from tests.test_speed_kit import HOLED
 
 REPO = Path(__file__).resolve().parent.parent
 GUARD = 300  # seconds: a hung child fails the test instead of hanging the run (never asserted on)
@@ -387,12 +388,6 @@ def test_killed_on_an_fsync_worker_through_the_program_s_entry(n: int, tmp_path:
 
 # --- 3. kept map indexes (hexboard.map_index) -----------------------------------------------------------
 
-HOLED = {
-    "bounds": {"columns": [1, 4], "rows": [1, 3]}, "stagger": "odd-low", "north": 0,
-    "default_terrain": "clear", "omit": ["0202", "0401"],
-    "hexes": {"0101": {"terrain": "woods"}, "0303": {"features": ["town"]}},
-    "hexsides": [], "sets": {"edge": ["0101", "0102"]}, "assumed": True, "source": "test",
-}
 OTHER = {**HOLED, "hexes": {"0101": {"terrain": "clear"}, "0302": {"features": ["town"]}},
          "sets": {"edge": ["0103"]}}
 

@@ -59,10 +59,6 @@ class ViewFile(NamedTuple):
         """`pbem verify-view` given the game file as a view (`game_file_as_view_problem`)."""
         return game_file_as_view_problem(path)
 
-    def deadline_passed(self, orders_path: Path | str, now: Clock | None = None) -> Problem | None:
-        """The problem to tell when the orders deadline this view announces has passed (`late_orders_problem`)."""
-        return late_orders_problem(self, orders_path, now)
-
     def expectation(self) -> Expectation:
         next_ = self.doc["next"]
         if "result" in next_:
@@ -126,7 +122,13 @@ def orders_template(view: ViewFile) -> str:
 
 
 def check_orders(view: ViewFile, orders_path: Path | str) -> list[Problem]:
-    """The player's own pre-check: schema and every rule the view lets it check."""
+    """The player's own pre-check: a passed orders deadline first (the referee's intake answers that
+    first), then the schema and every rule the view lets it check."""
+    late = late_orders_problem(view, orders_path)
+    return ([late] if late is not None else []) + _orders_check(view, orders_path)
+
+
+def _orders_check(view: ViewFile, orders_path: Path | str) -> list[Problem]:
     data = yamlio.read_file(orders_path)
     expect = view.expectation()
     try:

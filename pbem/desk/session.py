@@ -212,8 +212,7 @@ class OrdersDesk(_SignedFile):
             path.write_text(yamlio.dump(orders_document(self.view, full, standing, entropy=bytes(32),
                                                         salt=bytes(32))), encoding="utf-8")
             found = check_orders(self.view, path)
-            late = self.view.deadline_passed(path)  # what `pbem check` and the referee's intake tell first
-        return ([late] if late is not None else []) + found
+        return found
 
     def check(self, body: dict[str, Any]) -> dict[str, Any]:
         orders, later = _orders_list(body)

@@ -73,19 +73,13 @@ def _index_key() -> str:
     """What decides a kept index: the reader's key (`tables`), the sources of the code that checks a map
     document and indexes it (this module, hexmap with the fields and records it reads with, hexgrid),
     and this Python's `marshal` (its format may change with it)."""
-    import hashlib
-
     from pbem.core import records
     from pbem.geometry import fields, hexgrid, hexmap
 
     from . import tables
 
-    sources = b""
-    for module_file in (__file__, hexmap.__file__, fields.__file__, records.__file__, hexgrid.__file__):
-        with open(module_file, "rb") as handle:
-            sources += hashlib.sha256(handle.read()).digest()
-    mark = f"{tables._reader_key()}/{sys.implementation.cache_tag}/{marshal.version}/".encode()
-    return hashlib.sha256(mark + sources).hexdigest()[:16]
+    return tables.sources_key(f"{tables._reader_key()}/{sys.implementation.cache_tag}/{marshal.version}/",
+                              (__file__, hexmap.__file__, fields.__file__, records.__file__, hexgrid.__file__))
 
 
 def _kept_index(path: str, data: bytes, load: Callable[[], HexMap]) -> HexIndex | None:

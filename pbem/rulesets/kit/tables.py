@@ -75,15 +75,23 @@ def _reader_key() -> str:
     from pbem import __version__
 
     pyyaml = importlib.util.find_spec("yaml")
-    source = b""
+    if pyyaml is None or pyyaml.origin is None:
+        raise OSError("PyYAML is not installed")
     # PyYAML's, the readers', and the rules for writing a copy
-    for module_file in (pyyaml.origin if pyyaml else None, yamlio.__file__, canonical_read.__file__,
-                        scalar_style.__file__, __file__):
+    return sources_key(f"{__version__}/", (pyyaml.origin, yamlio.__file__, canonical_read.__file__,
+                                           scalar_style.__file__, __file__))
+
+
+def sources_key(mark: str, files: tuple[str | None, ...]) -> str:
+    """A short key naming `mark` and the exact bytes of each of `files` (module sources): a kept copy
+    made under other code is not found under it."""
+    source = b""
+    for module_file in files:
         if module_file is None:
-            raise OSError("PyYAML is not installed")
+            raise OSError("a module with no source file")
         with open(module_file, "rb") as handle:
             source += hashlib.sha256(handle.read()).digest()
-    return hashlib.sha256(f"{__version__}/".encode() + source).hexdigest()[:16]
+    return hashlib.sha256(mark.encode() + source).hexdigest()[:16]
 
 
 def kept_copy_path(path: str, data: bytes, kind: str = "json", key: str | None = None) -> str:
